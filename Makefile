@@ -1,0 +1,65 @@
+# attention-workshop: the two commands are `make serve` and `make test`.
+# Every target sets itself up first (virtual environment, pinned packages, browser).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# Same commit, same bytes: dates in the site come from the last commit, not the clock.
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+export PYTHONHASHSEED := 0
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export NO_MKDOCS_2_WARNING := 1
+
+.PHONY: help setup browser serve site test test-fast bench captures lock clean
+
+help:
+	@echo "make serve     build the site and serve it on http://127.0.0.1:8000 with live reload"
+	@echo "make site      strict build into site/"
+	@echo "make test      every test: package, experiment, strict site build, browser"
+	@echo "make captures  re-run the experiment into captures/ (commit the result)"
+	@echo "make bench     print timing figures"
+
+# ---------------------------------------------------------------- set-up
+$(STAMP): requirements.lock pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --no-deps -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	@touch $@
+
+setup: $(STAMP)
+
+# Debian's Chromium for the browser tests (Playwright's own download does not work here).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: install Debian's chromium package (apt-get install chromium), then run make test again." >&2; exit 1; fi; }
+
+# ---------------------------------------------------------------- the site
+serve: setup
+	$(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000 --livereload
+
+site: setup
+	$(PY) -m mkdocs build --strict --site-dir site
+
+# ---------------------------------------------------------------- tests and figures
+test: setup browser
+	$(PY) -m pytest -q
+
+test-fast: setup
+	$(PY) -m pytest -q -m "not site and not browser"
+
+captures: setup
+	$(PY) -m attention_workshop.experiment --out captures
+
+bench: setup
+	$(PY) -m attention_workshop.bench
+
+lock: setup
+	$(PY) -m pip freeze --all --exclude-editable | grep -v '^pip==' | \
+	  sed '1i # Exact versions of everything the site is built and tested with. make installs from this file.\n# Regenerate: make lock (after changing pyproject.toml).' > requirements.lock.new
+	mv requirements.lock.new requirements.lock
+
+clean:
+	rm -rf site .pytest_cache .hypothesis

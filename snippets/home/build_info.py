@@ -1,0 +1,7 @@
+# Where this copy of the site came from: generated at every build.
+from attention_workshop.pages import build_info, md_table
+
+info = build_info()
+rows = [(name, f"`{info[name]}`") for name in ("commit", "python", "numpy", "torch", "matplotlib",
+                                               "mkdocs", "mkdocs-material", "markdown-exec", "os")]
+print(md_table(["built from", "version"], rows, align="ll"))

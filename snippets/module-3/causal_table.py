@@ -1,0 +1,5 @@
+# The causal weights as a table: the text alternative of the heatmap above.
+from attention_workshop.pages import matrix_table, results
+
+r = results()
+print(matrix_table(r.data["causal"]["weights"], r.sentence, r.sentence, corner="looking ↓ / looked at →"))

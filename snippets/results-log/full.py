@@ -1,0 +1,3 @@
+from attention_workshop.pages import log_page
+
+print(log_page())

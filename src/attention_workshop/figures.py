@@ -1,0 +1,119 @@
+"""Deterministic SVG figures (no dates, no random ids) and their CSV twins."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+import numpy as np
+
+__all__ = ["heatmap_svg", "lines_svg", "table_csv"]
+
+_SALT = "attention-workshop"
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    plt.rcParams.update(
+        {
+            "svg.hashsalt": _SALT,  # stable ids inside the SVG
+            "svg.fonttype": "none",  # text stays text: smaller, selectable, no embedded glyph paths
+            "font.family": "sans-serif",
+            "font.size": 11,
+            "figure.facecolor": "white",  # a light card that reads well in both colour schemes
+            "axes.facecolor": "white",
+            "text.color": "#1a1a1a",
+            "axes.labelcolor": "#1a1a1a",
+            "xtick.color": "#1a1a1a",
+            "ytick.color": "#1a1a1a",
+        }
+    )
+    return plt
+
+
+def _svg(fig) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    fig.clf()
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def heatmap_svg(
+    weights: np.ndarray, rows: Sequence[str], cols: Sequence[str], title: str, masked: np.ndarray | None = None
+) -> str:
+    """A grid of coloured cells that also prints each value (colour is never the only carrier).
+
+    Args:
+        weights: ``(T, S)`` values between 0 and 1.
+        rows: one label per row (who is looking).
+        cols: one label per column (who is looked at).
+        title: the figure's title.
+        masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (len(rows), len(cols)):
+        raise ValueError(f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels")
+    plt = _pyplot()
+    T, S = weights.shape
+    fig, ax = plt.subplots(figsize=(1.1 * S + 1.6, 0.8 * T + 1.2))
+    ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
+    for i in range(T):
+        for j in range(S):
+            v = weights[i, j]
+            hidden = masked is not None and bool(masked[i, j])
+            label = f"{v:.3f}" + ("\n(masked)" if hidden else "")
+            ax.text(j, i, label, ha="center", va="center", fontsize=10 if hidden else 11,
+                    color="white" if v > 0.55 else "#1a1a1a")
+            if hidden:
+                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="#888888", lw=0))
+    ax.set_xticks(range(S), labels=list(cols))
+    ax.set_yticks(range(T), labels=list(rows))
+    ax.xaxis.tick_top()
+    ax.set_xlabel("looked at (key)")
+    ax.xaxis.set_label_position("top")
+    ax.set_ylabel("looking (query)")
+    ax.set_title(title, pad=12, fontsize=12, loc="left")
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    return _svg(fig)
+
+
+def lines_svg(
+    x: Sequence[float], series: dict[str, Sequence[float]], title: str, xlabel: str, ylabel: str, logx: bool = True
+) -> str:
+    """A line chart with markers and a legend; each series also gets its own marker shape."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    markers = ["o", "s", "^", "D"]
+    styles = ["-", "--", ":", "-."]
+    for n, (name, ys) in enumerate(series.items()):
+        ax.plot(list(x), list(ys), marker=markers[n % 4], linestyle=styles[n % 4], label=name)
+    if logx:
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(list(x), labels=[str(v) for v in x])
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=12, loc="left")
+    ax.grid(True, color="#dddddd")
+    ax.legend(frameon=False)
+    return _svg(fig)
+
+
+def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A small CSV (comma-separated, ``\\n`` line ends, floats with 6 decimals)."""
+
+    def cell(v: object) -> str:
+        if isinstance(v, (float, np.floating)):
+            return f"{float(v):.6f}"
+        s = str(v)
+        return f'"{s}"' if "," in s or '"' in s else s
+
+    return "".join(",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows])

@@ -1,0 +1,197 @@
+"""What the site build asks of the package: the cached run, inline values, and Markdown pieces.
+
+Snippets in ``snippets/`` call these functions and print what they return; the
+MkDocs hook in ``hooks/workshop.py`` calls :func:`results` once per build and
+:func:`context` to fill ``{{ key }}`` placeholders in the prose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import inspect
+import subprocess
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from . import claims, experiment
+from .toy import SENT_RIVER
+
+__all__ = [
+    "RUNS",
+    "results",
+    "source_fingerprint",
+    "context",
+    "build_info",
+    "md_table",
+    "matrix_table",
+    "log_excerpt",
+    "log_page",
+    "figure",
+    "python_source",
+    "capture_header",
+    "LOG_PAGE",
+    "GENERATED",
+]
+
+#: The results.log page (Markdown source path, for links) and the folder of generated files.
+LOG_PAGE = "results-log.md"
+GENERATED = "generated"
+
+#: How many times the experiment has run in this process (the build runs it once).
+RUNS = 0
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_REPO_DIR = _PACKAGE_DIR.parent.parent
+
+
+def source_fingerprint() -> str:
+    """A hash of the package's own source: the cache key changes whenever the code does."""
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
+        h.update(path.relative_to(_PACKAGE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=4)
+def _run(sentence: tuple[str, ...], fingerprint: str) -> experiment.Results:
+    global RUNS
+    RUNS += 1
+    r = experiment.run(sentence)
+    claims.verify(r)
+    return r
+
+
+def results(sentence: Sequence[str] = SENT_RIVER) -> experiment.Results:
+    """The experiment's results for this build: run once, claims verified, then cached.
+
+    The cache is keyed on the sentence and on :func:`source_fingerprint`, so an edit to
+    the package never serves stale numbers.
+    """
+    return _run(tuple(sentence), source_fingerprint())
+
+
+def _git(*args: str) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=_REPO_DIR, capture_output=True, text=True, timeout=10, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def build_info() -> dict[str, str]:
+    """Versions of the tools this site was built with, and the commit it was built from."""
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    info = dict(experiment.versions())
+    info["commit"] = (commit[:12] + (" with uncommitted changes" if dirty else "")) if commit else "unknown (not a git checkout)"
+    info["commit_full"] = commit or "unknown"
+    import markdown_exec  # noqa: F401  (the docs build always has it)
+    from importlib.metadata import version
+
+    for dist in ("mkdocs", "mkdocs-material", "markdown-exec"):
+        info[dist] = version(dist)
+    info["attention-workshop"] = version("attention-workshop")
+    return info
+
+
+def context() -> dict[str, str]:
+    """Every value the prose may quote with ``{{ key }}``: ``section.name``, ``version.tool``, ``build.commit``."""
+    r = results()
+    ctx: dict[str, str] = {}
+    for section, values in r.show.items():
+        for name, text in values.items():
+            ctx[f"{section}.{name}"] = text
+        s = r.sections[section]
+        ctx[f"{section}.lines"] = f"{s.start}–{s.end}"
+    for name, text in build_info().items():
+        ctx[f"build.{name}"] = text
+    return ctx
+
+
+# --------------------------------------------------------------------------- Markdown pieces
+
+
+def md_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
+    """A Markdown table; ``align`` is one letter per column (l, r, c), right-aligned numbers by default."""
+    align = align or "l" + "r" * (len(header) - 1)
+    marks = {"l": ":--", "r": "--:", "c": ":-:"}
+    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def matrix_table(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], corner: str = "", nd: int = 3) -> str:
+    """A matrix as a Markdown table with labelled rows and columns."""
+    M = np.asarray(M)
+    return md_table([corner, *cols], [[f"**{r}**", *(f"{v:.{nd}f}" for v in row)] for r, row in zip(rows, M)])
+
+
+def log_excerpt(key: str, sentence: Sequence[str] = SENT_RIVER) -> str:
+    """One section of results.log, with its real line numbers and a link to them.
+
+    Prints a code block numbered from the section's first line, then
+    "results.log lines A–B" linking to line A on the results.log page.
+    """
+    r = results(sentence)
+    s = r.section(key)
+    body = "\n".join(r.excerpt(key))
+    return (
+        f'```text linenums="{s.start}"\n{body}\n```\n\n'
+        f"<small>Quoted from [results.log lines {s.start}–{s.end}]({LOG_PAGE}#L{s.start}), "
+        f"section [{s.label}] of this build.</small>\n"
+    )
+
+
+def log_page() -> str:
+    """The whole results.log as HTML: one line each, numbered, each with its own anchor ``#L<n>``."""
+    r = results()
+    out = ['<pre class="results-log" tabindex="0"><code>']
+    for n, line in enumerate(r.lines, 1):
+        out.append(f'<span class="log-line" id="L{n}"><a class="ln" href="#L{n}" aria-label="line {n}">{n}</a>'
+                   f"{html.escape(line) or ' '}</span>")
+    out.append("</code></pre>")
+    return "".join(out) + "\n"
+
+
+def figure(name: str, alt: str, caption: str) -> str:
+    """A generated SVG figure with its text alternative and download links (SVG and CSV)."""
+    r = results()
+    stem = name.removesuffix(".svg")
+    if name not in r.figures:
+        raise KeyError(f"no figure {name!r}; figures: {', '.join(r.figures)}")
+    csv = f" · [numbers as CSV]({GENERATED}/{stem}.csv)" if f"{stem}.csv" in r.tables else ""
+    return (
+        f'<figure class="workshop-figure" markdown="span">\n'
+        f'![{alt}]({GENERATED}/{name}){{ loading=lazy }}\n'
+        f"<figcaption>{caption} [Download SVG]({GENERATED}/{name}){csv}</figcaption>\n"
+        f"</figure>\n"
+    )
+
+
+def python_source(obj: Callable | object) -> str:
+    """The source of a package function or module, as a Python code block (shown, never retyped)."""
+    return f"```python\n{inspect.getsource(obj).rstrip()}\n```\n"
+
+
+CAPTURE = _REPO_DIR / "captures" / "results.log"
+
+
+def capture_header() -> str:
+    """The committed capture's stamp (its ``#`` lines) and whether this build's log matches it byte for byte."""
+    if not CAPTURE.exists():
+        return "!!! warning \"No committed capture\"\n    `captures/results.log` is missing: run `make captures` and commit it.\n"
+    text = CAPTURE.read_text(encoding="utf-8")
+    stamp = "\n".join(line for line in text.splitlines() if line.startswith("#"))
+    same = text == results().text
+    verdict = (
+        "This build ran the experiment again and its log is **byte for byte identical** to the committed capture."
+        if same
+        else "This build's log **differs** from the committed capture: the code changed since the capture was "
+        "made (run `make captures`), or this machine's versions differ from the lock."
+    )
+    return f"```text\n{stamp}\n```\n\n{verdict}\n"
