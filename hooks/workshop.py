@@ -69,10 +69,8 @@ def on_pre_build(config):
 def on_files(files, config):
     import attention_workshop.pages as pages
 
-    r = pages.results()
-    generated = {"results.log": r.text, **r.figures, **r.tables}
-    for name, text in generated.items():
-        files.append(File.generated(config, f"{pages.GENERATED}/{name}", content=text))
+    for path, text in pages.generated_files().items():
+        files.append(File.generated(config, path, content=text))
     return files
 
 

@@ -35,6 +35,8 @@ __all__ = [
     "capture_header",
     "LOG_PAGE",
     "GENERATED",
+    "generated_files",
+    "SITE_FILE_MODULES",
 ]
 
 #: The results.log page (Markdown source path, for links) and the folder of generated files.
@@ -81,6 +83,26 @@ def _git(*args: str) -> str:
         return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+#: Package modules that contribute files to the site (each has ``site_files() -> {path: text}``).
+SITE_FILE_MODULES: tuple[str, ...] = ("inside", "exam")
+
+
+def generated_files() -> dict[str, str]:
+    """Every file the build writes into the site: results.log, figures, CSVs, and the JSON of
+    the interactive pages. Keys are paths inside the site (``generated/...``)."""
+    import importlib
+
+    r = results()
+    files = {f"{GENERATED}/{name}": text for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()}
+    for name in SITE_FILE_MODULES:
+        module = importlib.import_module(f"{__package__}.{name}")
+        for path, text in module.site_files().items():
+            if path in files:
+                raise ValueError(f"{name}.site_files() writes {path!r}, which another part of the build writes too")
+            files[path] = text
+    return files
 
 
 def build_info() -> dict[str, str]:

@@ -1,0 +1,107 @@
+"""Shared fixtures: one strict build of the site per test session, a local server, a browser.
+
+Browser tests use Debian's Chromium (``/usr/bin/chromium``) through Playwright; every page
+fixture records console errors and requests that leave the site.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
+
+
+def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+    """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
+    env.setdefault("SOURCE_DATE_EPOCH", "0")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(dest)],
+        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+    )
+    if check and proc.returncode != 0:
+        raise AssertionError(f"strict build failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The site, built once per test session with --strict into a temporary folder."""
+    dest = tmp_path_factory.mktemp("site")
+    build_site(dest)
+    return dest
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep test output readable
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(built_site) -> str:
+    """Base URL (ending in /) of the built site, served on 127.0.0.1 by a thread."""
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Headless Chromium via Playwright (Debian's binary; Playwright's own download is not used)."""
+    if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
+        pytest.fail("Chromium is missing: run `make test` (it installs Debian's chromium) or apt-get install chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class PageLog:
+    """What a page did that a reader would not want: console errors and requests off the site."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        self.console_errors: list[str] = []
+        self.foreign_requests: list[str] = []
+
+    def on_console(self, msg) -> None:
+        if msg.type == "error":
+            self.console_errors.append(msg.text)
+
+    def on_pageerror(self, err) -> None:
+        self.console_errors.append(str(err))
+
+    def on_request(self, req) -> None:
+        url = req.url
+        if not (url.startswith(self.base) or url.startswith("data:") or url.startswith("blob:") or url == "about:blank"):
+            self.foreign_requests.append(url)
+
+
+@pytest.fixture()
+def page_and_log(browser, site_url):
+    """A fresh page (light scheme, 1280x900) and the PageLog that watches it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    page = context.new_page()
+    log = PageLog(site_url)
+    page.on("console", log.on_console)
+    page.on("pageerror", log.on_pageerror)
+    page.on("request", log.on_request)
+    yield page, log
+    context.close()
