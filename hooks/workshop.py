@@ -7,8 +7,8 @@
 - ``{{ section.name }}`` in a page's prose becomes the value this build computed; an
   unknown name fails the build and lists the names there are.
 - A snippet that raises is reported with the page it is on, next to markdown-exec's fence id.
-- Snippet output is HTML that MkDocs does not rewrite, so its links to ``page.md#anchor`` and
-  ``generated/...`` are resolved here, page by page; a link to a missing file fails the build.
+- Snippet output and raw HTML are not rewritten by MkDocs, so their links to ``page.md#anchor``,
+  ``generated/...`` and ``assets/...`` (docs-relative) are resolved here, page by page; a link to a missing file fails the build.
 - Math (``$...$`` and ``$$...$$``, marked by pymdownx.arithmatex) becomes MathML at build time:
   no script and no request outside the site.
 """
@@ -27,7 +27,7 @@ from mkdocs.structure.files import File
 log = logging.getLogger("mkdocs.hooks.workshop")
 _current_page = {"src": "?"}
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
-_LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|generated/[^"#?]+)(#[^"]*)?"')
+_LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"')
 _MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 
 
