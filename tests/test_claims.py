@@ -1,0 +1,55 @@
+"""claims.py: every claim holds for this build, and a claim that stops being true fails loudly."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+
+from attention_workshop import claims, experiment
+
+
+@pytest.fixture(scope="module")
+def results():
+    return experiment.run()
+
+
+def test_every_claim_holds(results):
+    assert claims.verify(results) == len(claims.CLAIMS)
+
+
+def _broken(results, section, key, change):
+    r = copy.deepcopy(results)
+    r.data[section][key] = change(r.data[section][key])
+    return r
+
+
+BREAKS = {
+    "causal.first_row_on_itself": ("causal", "weights", lambda w: np.vstack([[0.9, 0.1, 0.0], w[1:]])),
+    "causal.last_row_unchanged": ("causal", "weights", lambda w: np.vstack([w[:-1], [w[-1][::-1]]])),
+    "causal.rows_sum_to_one": ("causal", "weights", lambda w: w * 1.01),
+    "causal.future_is_zero": ("causal", "weights", lambda w: w + 1e-9),
+    "general_head.matches_torch": ("general_head", "diff", lambda d: 1e-10),
+    "multi_head.matches_torch": ("multi_head", "diff", lambda d: 1e-9),
+    "order.blind": ("order", "diff", lambda d: 1e-3),
+    "price.per_head": ("price", "per_head", lambda n: n + 1),
+    "sqrt_dk.scaled_variance_near_one": ("sqrt_dk", "var_scaled", lambda v: v * 4),
+    "softmax.neg_inf_is_zero": ("softmax", "w_silenced", lambda w: w + 1e-300),
+    "wired.bank_looks_at_river": ("wired_head", "weights", lambda w: np.roll(w, 1, axis=1)),
+}
+
+
+@pytest.mark.parametrize("key", sorted(BREAKS))
+def test_a_false_claim_fails_and_is_named(results, key):
+    section, name, change = BREAKS[key]
+    with pytest.raises(claims.ClaimError) as err:
+        claims.verify(_broken(results, section, name, change))
+    assert key in str(err.value)
+
+
+def test_claims_about_the_default_sentence_are_skipped_for_others():
+    r = experiment.run("fish swam by the shore")
+    checked = {c.key for c, _ in claims.check(r)}
+    assert "wired.bank_looks_at_river" not in checked
+    assert "causal.last_row_unchanged" in checked

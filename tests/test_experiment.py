@@ -1,0 +1,115 @@
+"""experiment.py: deterministic, reproducing the committed capture, all or nothing on error."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pytest
+import torch
+
+from attention_workshop import experiment
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def results():
+    return experiment.run()
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "attention_workshop.experiment", *args],
+                          cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_two_runs_give_identical_bytes(results):
+    again = experiment.run()
+    assert again.text == results.text
+    assert again.figures == results.figures, "SVG figures must be byte-identical (no dates, no random ids)"
+    assert again.tables == results.tables
+
+
+def test_fresh_run_reproduces_the_committed_capture(results):
+    capture = (ROOT / "captures" / "results.log").read_text(encoding="utf-8")
+    assert capture == results.text, "captures/results.log is stale: run `make captures` and commit it"
+    for name, svg in results.figures.items():
+        assert (ROOT / "captures" / name).read_text(encoding="utf-8") == svg, f"captures/{name} is stale"
+
+
+def test_the_log_stamps_the_versions_first(results):
+    head = results.lines[:7]
+    assert head[0].startswith("# attention-workshop")
+    stamped = dict(line[2:].split(": ", 1) for line in head[1:6])
+    assert stamped["python"] == ".".join(map(str, sys.version_info[:3]))
+    assert stamped["numpy"] == np.__version__
+    assert stamped["torch"] == torch.__version__
+    assert stamped["matplotlib"] == matplotlib.__version__
+    assert stamped["os"].startswith(os.uname().sysname)
+
+
+def test_sections_are_labelled_in_order_and_located_exactly(results):
+    labels = [s.label for s in results.sections.values()]
+    assert labels == [f"S{n}" for n in range(1, len(labels) + 1)]
+    for key, s in results.sections.items():
+        assert results.lines[s.start - 1] == f"[{s.label}] {s.title}", key
+        after = results.lines[s.end] if s.end < len(results.lines) else ""
+        assert after == "", f"section {key} should end right before a blank line or the end of the log"
+    headers = [n for n, line in enumerate(results.lines, 1) if re.match(r"\[S\d+\] ", line)]
+    assert headers == [s.start for s in results.sections.values()]
+
+
+def test_module_3_sections_are_all_there(results):
+    for key in ("general_head", "causal", "order", "price", "multi_head"):
+        assert key in results.sections
+    text = results.text
+    assert "torch.nn.functional.scaled_dot_product_attention" in text
+    assert "147,456" in text and "28,311,552" in text
+
+
+def test_cli_writes_the_log_and_figures(tmp_path, results):
+    proc = _cli("--out", str(tmp_path / "out"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "out"
+    assert (out / "results.log").read_text(encoding="utf-8") == results.text
+    for name in results.figures:
+        assert (out / name).read_text(encoding="utf-8").startswith("<?xml"), name
+    assert not [p for p in out.iterdir() if p.name.startswith(".tmp-")], "no temporary folder left behind"
+
+
+def test_cli_with_an_unknown_word_says_which_words_exist_and_writes_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "results.log").write_text("the previous capture\n", encoding="utf-8")
+    proc = _cli("--out", str(out), "--sentence", "the volcano bank", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "volcano" in proc.stderr and "river" in proc.stderr and "savings" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert (out / "results.log").read_text(encoding="utf-8") == "the previous capture\n"
+    assert [p.name for p in out.iterdir()] == ["results.log"]
+
+
+def test_custom_sentence_runs_and_keeps_the_general_claims():
+    from attention_workshop import claims
+
+    r = experiment.run("fish swam by the shore")
+    assert '"fish swam by the shore"' in r.text
+    assert claims.verify(r) > 0
+    w = r.data["causal"]["weights"]
+    assert w.shape == (5, 5) and w[0, 0] == 1.0
+
+
+def test_write_is_all_or_nothing(tmp_path, results, monkeypatch):
+    out = tmp_path / "out"
+    experiment.write(results, out)
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    broken = experiment.Results(sentence=results.sentence, lines=results.lines, figures={"bad.svg": None})
+
+    with pytest.raises(TypeError):
+        experiment.write(broken, out)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
