@@ -27,6 +27,8 @@ def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subproce
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
     env.setdefault("SOURCE_DATE_EPOCH", "0")
+    if Path(project).resolve() != ROOT:  # a copy of the project builds with its own package
+        env["PYTHONPATH"] = os.pathsep.join([str(Path(project) / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(dest)],
         cwd=project, env=env, capture_output=True, text=True, timeout=600,

@@ -1,0 +1,188 @@
+"""The site as a reader meets it: built with --strict, numbers checked against the package.
+
+These tests read the built HTML; they do not trust the snippets that wrote it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from attention_workshop import pages
+from attention_workshop.experiment import run
+
+from .conftest import ROOT, build_site
+
+pytestmark = pytest.mark.site
+
+EXCERPT = re.compile(
+    r'<td class="linenos">(?P<nums>.*?)</td><td class="code">(?P<code>.*?)</td></tr></table></div>\s*'
+    r'<p><small>Quoted from <a href="(?P<href>[^"]+)">results\.log lines (?P<a>\d+)–(?P<b>\d+)</a>',
+    re.S,
+)
+
+
+def text_of(fragment: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", fragment))
+
+
+def page_html(site: Path, name: str) -> str:
+    return (site / name / "index.html").read_text(encoding="utf-8")
+
+
+def visible_text(doc: str) -> str:
+    return re.sub(r"\s+", " ", text_of(re.sub(r"<(script|style)\b.*?</\1>", "", doc, flags=re.S)))
+
+
+@pytest.fixture(scope="module")
+def results():
+    return run()
+
+
+def test_every_page_of_the_nav_is_built(built_site):
+    for name in ("module-3", "results-log", "source", "reproducing"):
+        assert (built_site / name / "index.html").is_file(), name
+    assert (built_site / "index.html").is_file()
+
+
+def test_module_3_numbers_are_the_packages(built_site, results):
+    text = visible_text(page_html(built_site, "module-3"))
+    gh = results.data["general_head"]
+    assert f"The largest disagreement is {gh['diff']:.2e} without the mask and {gh['diff_causal']:.2e} with it" in text
+    w = results.data["causal"]["weights"]
+    for i, word in enumerate(results.sentence):
+        row = " ".join(f"{v:.3f}" for v in w[i])
+        assert f"{word} {row}" in text, f"causal row of {word!r} in the table"
+    assert f"{results.data['price']['per_head']:,} learned numbers" in text
+    assert f"holds {results.data['price']['attention']:,} weights" in text
+    share = 100 * results.data["price"]["attention"] / results.data["price"]["total"]
+    assert f"or {share:.1f}%" in text
+
+
+def test_module_3_shows_the_head_from_the_package_source(built_site):
+    import inspect
+
+    from attention_workshop import attention
+
+    text = text_of(page_html(built_site, "module-3"))
+    for line in inspect.getsource(attention).splitlines():
+        if line.strip():
+            assert line.strip() in text, f"source line missing from the page: {line.strip()!r}"
+
+
+def test_every_results_log_excerpt_quotes_exactly_those_lines(built_site):
+    log_lines = (built_site / "generated" / "results.log").read_text(encoding="utf-8").split("\n")
+    found = 0
+    for page in sorted(built_site.rglob("*.html")):
+        doc = page.read_text(encoding="utf-8")
+        quoted = doc.count(">results.log lines ")
+        matches = list(EXCERPT.finditer(doc))
+        assert len(matches) == quoted, f"{page}: every 'results.log lines A–B' follows its excerpt"
+        for m in matches:
+            a, b = int(m["a"]), int(m["b"])
+            nums = [int(n) for n in re.findall(r"\d+", text_of(m["nums"]))]
+            assert nums == list(range(a, b + 1)), f"{page}: line numbers shown {nums} for lines {a}–{b}"
+            shown = text_of(m["code"]).rstrip("\n").split("\n")
+            assert shown == log_lines[a - 1 : b], f"{page}: excerpt {a}–{b} differs from results.log"
+            assert m["href"].endswith(f"results-log/#L{a}"), f"{page}: link {m['href']}"
+            found += 1
+    assert found >= 5, "Module 3 alone quotes five sections"
+
+
+def test_the_results_log_page_numbers_every_line_with_an_anchor(built_site):
+    log_lines = (built_site / "generated" / "results.log").read_text(encoding="utf-8").rstrip("\n").split("\n")
+    doc = page_html(built_site, "results-log")
+    spans = re.findall(r'<span class="log-line" id="L(\d+)"><a class="ln" href="#L\1"[^>]*>\1</a>(.*?)</span>', doc)
+    assert [int(n) for n, _ in spans] == list(range(1, len(log_lines) + 1))
+    assert [html.unescape(t).rstrip() for _, t in spans] == [line.rstrip() for line in log_lines]
+
+
+def test_the_source_page_includes_the_experiment_file(built_site):
+    source = (ROOT / "src" / "attention_workshop" / "experiment.py").read_text(encoding="utf-8")
+    text = text_of(page_html(built_site, "source"))
+    for line in source.splitlines():
+        if line.strip():
+            assert line.strip() in text, f"missing: {line.strip()!r}"
+
+
+def test_home_names_the_commit_and_versions(built_site):
+    import numpy
+    import torch
+
+    text = visible_text((built_site / "index.html").read_text(encoding="utf-8"))
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    if head:
+        assert head[:12] in text
+    assert numpy.__version__ in text and torch.__version__ in text
+
+
+def test_reproducing_page_states_the_capture_matches(built_site):
+    text = visible_text(page_html(built_site, "reproducing"))
+    assert "byte for byte identical" in text
+
+
+def test_no_placeholder_is_left_unfilled(built_site):
+    for page in built_site.rglob("*.html"):
+        assert "{{" not in visible_text(page.read_text(encoding="utf-8")), page
+
+
+def test_generated_figures_are_in_the_site(built_site, results):
+    for name in results.figures:
+        assert (built_site / "generated" / name).read_text(encoding="utf-8") == results.figures[name]
+
+
+# ---------------------------------------------------------------- the build fails when it should
+
+
+@pytest.fixture()
+def project_copy(tmp_path):
+    """A copy of the project (sources only) to break on purpose."""
+    dest = tmp_path / "project"
+    ignore = shutil.ignore_patterns(".venv", "site", ".git", "__pycache__", ".pytest_cache", ".hypothesis")
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
+def test_a_snippet_that_raises_fails_the_build_naming_page_and_fence(project_copy, tmp_path):
+    (project_copy / "snippets" / "broken").mkdir()
+    (project_copy / "snippets" / "broken" / "boom.py").write_text("raise RuntimeError('deliberately broken')\n")
+    page = project_copy / "docs" / "module-3.md"
+    page.write_text(page.read_text() + '\n```python exec="1" id="m3-deliberately-broken"\n--8<-- "broken/boom.py"\n```\n')
+    proc = build_site(tmp_path / "out", project=project_copy, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "docs/module-3.md" in out and "'m3-deliberately-broken'" in out, out[-3000:]
+    assert "deliberately broken" in out
+
+
+def test_an_unknown_value_in_prose_fails_the_build_and_lists_the_names(project_copy, tmp_path):
+    page = project_copy / "docs" / "module-3.md"
+    page.write_text(page.read_text() + "\nA number: {{ general_head.no_such_value }}.\n")
+    proc = build_site(tmp_path / "out", project=project_copy, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "general_head.no_such_value" in out and "general_head.diff" in out
+
+
+def test_a_false_claim_fails_the_build(project_copy, tmp_path):
+    # Break the maths in the copy: a mask that hides nothing makes "the first causal row is all on itself" false.
+    core = project_copy / "src" / "attention_workshop" / "core.py"
+    text = core.read_text()
+    broken = text.replace("return np.triu(np.ones((T, T), dtype=bool), k=1)", "return np.zeros((T, T), dtype=bool)")
+    assert broken != text
+    core.write_text(broken)
+    proc = build_site(tmp_path / "out", project=project_copy, check=False)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0
+    assert "causal.first_row_on_itself" in out, out[-3000:]
+
+
+def test_the_experiment_runs_once_per_build(project_copy, tmp_path):
+    proc = build_site(tmp_path / "out", project=project_copy)
+    assert "experiment ran 1 time(s)" in proc.stdout + proc.stderr
+    assert pages.LOG_PAGE == "results-log.md"
