@@ -9,6 +9,7 @@ import html
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,48 @@ def test_the_experiment_runs_once_per_build(project_copy, tmp_path):
     proc = build_site(tmp_path / "out", project=project_copy)
     assert "experiment ran 1 time(s)" in proc.stdout + proc.stderr
     assert pages.LOG_PAGE == "results-log.md"
+
+
+RELOAD_SCRIPT = """
+import sys
+from pathlib import Path
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+
+project, out = Path(sys.argv[1]), sys.argv[2]
+def once():
+    cfg = load_config(str(project / "mkdocs.yml"), site_dir=out, strict=True)
+    cfg.plugins.on_startup(command="serve", dirty=False)
+    build(cfg, serve_url="http://127.0.0.1:8000/")
+    return (Path(out) / "module-3" / "index.html").read_text(encoding="utf-8")
+
+first = once()
+experiment = project / "src" / "attention_workshop" / "experiment.py"
+experiment.write_text(experiment.read_text().replace("checked against PyTorch\\"", "checked against PyTorch, after an edit\\""))
+snippet = project / "snippets" / "module-3" / "log_order.py"
+snippet.write_text(snippet.read_text() + "print('A line added to the snippet while serving.')\\n")
+second = once()
+print("FIRST-HAS-EDIT" if "after an edit" in first else "FIRST-CLEAN")
+print("SECOND-HAS-EDIT" if "after an edit" in second else "SECOND-STALE")
+print("SECOND-HAS-SNIPPET" if "A line added to the snippet" in second else "SECOND-SNIPPET-STALE")
+"""
+
+
+def test_a_second_build_in_the_same_process_sees_edits_to_src_and_snippets(project_copy, tmp_path):
+    """What `mkdocs serve` does on a change: rebuild in the same process. No stale numbers."""
+    import os
+
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": str(project_copy / "src")}
+    proc = subprocess.run([sys.executable, "-c", RELOAD_SCRIPT, str(project_copy), str(tmp_path / "out")],
+                          cwd=project_copy, capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split() == ["FIRST-CLEAN", "SECOND-HAS-EDIT", "SECOND-HAS-SNIPPET"]
+
+
+def test_no_number_in_the_prose_looks_typed_by_hand():
+    """The shared checker for hand-typed results (decimals, big counts, scientific notation)."""
+    tool = ROOT.parent / "shared" / "tools" / "handtyped_numbers.py"
+    if not tool.exists():
+        pytest.skip("../shared/tools/handtyped_numbers.py is not beside this clone")
+    proc = subprocess.run([sys.executable, str(tool), str(ROOT / "docs")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout

@@ -1,0 +1,70 @@
+"""``make bench``: timing figures for the package, the experiment and the site build.
+
+Speed is measured here and printed, never asserted by tests. Targets (met on the
+project's 2-core CPU machine; each line says whether it was met this time):
+
+- the experiment runs in under 10 s;
+- a full strict site build runs in under 60 s;
+- one attention head on 1,024 tokens of width 64 takes under 1 s.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from .core import attention, multi_head_attention
+from .experiment import run
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def _best(fn: Callable[[], object], repeat: int = 3) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def _row(name: str, seconds: float, target: float | None = None) -> str:
+    verdict = "" if target is None else f"  target < {target:g} s: {'met' if seconds < target else 'NOT MET'}"
+    return f"{name:<52} {seconds * 1000:10.1f} ms{verdict}"
+
+
+def main() -> int:
+    rng = np.random.default_rng(0)
+    print(f"attention-workshop bench (best of 3; {os.cpu_count()} CPUs; numpy {np.__version__})")
+    print(_row("experiment.run() (every section, torch checks)", _best(run), 10))
+    for T in (64, 256, 1024):
+        X = rng.standard_normal((T, 64))
+        W = [rng.standard_normal((64, 64)) for _ in range(3)]
+        print(_row(f"attention(), T = {T}, d_model = d_k = 64, causal", _best(lambda: attention(X, *W, causal=True)),
+                   1 if T == 1024 else None))
+    C, nh, T = 768, 12, 256
+    x = rng.standard_normal((T, C))
+    params = (rng.standard_normal((C, 3 * C)), rng.standard_normal(3 * C), rng.standard_normal((C, C)), rng.standard_normal(C))
+    print(_row(f"multi_head_attention(), GPT-2 sizes, T = {T}", _best(lambda: multi_head_attention(x, *params, n_head=nh))))
+    with tempfile.TemporaryDirectory() as out:
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", out]
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - t0
+    if proc.returncode:
+        print(f"site build failed:\n{proc.stderr[-2000:]}")
+        return 1
+    print(_row("mkdocs build --strict (whole site, one run)", seconds, 60))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
