@@ -1,0 +1,4 @@
+# nanoGPT-style CausalSelfAttention.forward with shape comments at toy scale.
+from attention_workshop.inside import static_code
+
+print(static_code())
