@@ -93,6 +93,86 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 
+def _calc(r: Results, key: str):
+    return r.data[key]["calc"]
+
+
+def _run(r: Results, name: str) -> dict:
+    return r.data["practice"]["runs"][name]
+
+
+def _hand_matches_package(r: Results) -> bool:
+    """Every row computed by hand equals the package's attention on the chapter's inputs."""
+    from .core import scaled_dot_product_attention
+    from .handcalc import K_CAT, Q_CAT, V_CAT, by_hand
+
+    ok = True
+    for causal in (False, True):
+        out, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=causal)
+        for i in range(len(Q_CAT)):
+            c = by_hand(Q_CAT, K_CAT, V_CAT, i, causal=causal)
+            ok &= bool(np.allclose(c.weights, w[i], rtol=0, atol=1e-15) and np.allclose(c.out, out[i], rtol=0, atol=1e-15))
+    return ok
+
+
+#: The seed's hand calculation of "the cat sat", to 3 decimals (seed 003): what the chapter reproduces.
+SEED_003 = {"scaled": (0.707, 0.707, 1.414), "sqrt_dk": 1.414, "exps": (2.028, 2.028, 4.113), "total": 8.169,
+            "weights": (0.248, 0.248, 0.503), "out": (0.500, 0.500), "cat_weights": (0.330, 0.670, 0.000),
+            "cat_out": (0.330, 0.670), "cat_total": 3.028}
+
+
+def _seed_003(r: Results) -> bool:
+    sat, cat = _calc(r, "step_softmax"), _calc(r, "step_causal")
+    got = {"scaled": sat.scaled, "sqrt_dk": sat.sqrt_dk, "exps": sat.exps, "total": sat.total, "weights": sat.weights,
+           "out": sat.out, "cat_weights": cat.weights, "cat_out": cat.out, "cat_total": cat.total}
+    return all(bool(np.all(np.round(np.asarray(got[k], dtype=float), 3) == np.asarray(v))) for k, v in SEED_003.items())
+
+
+CLAIMS = CLAIMS + (
+    Claim("softmax_shift.equal_shares", "equal scores get equal shares",
+          lambda r: bool(np.allclose(r.data["softmax_shift"]["equal"], 1 / 3, rtol=0, atol=1e-15))),
+    Claim("softmax_shift.shift_changes_nothing", "softmax([1000, 999, 998]) equals softmax([2, 1, 0]) bit for bit",
+          lambda r: r.data["softmax_shift"]["identical"]),
+    Claim("softmax_shift.exp_overflows", "exp(1000) overflows to inf; exp stays finite only below about 709.78",
+          lambda r: np.isposinf(r.data["softmax_shift"]["exp_1000"]) and 700 < r.data["softmax_shift"]["largest_x"] < 1000),
+    Claim("simple_limits.symmetric", "with one vector per word, the score table is symmetric",
+          lambda r: r.data["simple_limits"]["asymmetry"] == 0.0),
+    Claim("simple_limits.bank_leans_both_ways", "bank leans to water in 'the river bank' and to money in 'the savings bank'",
+          lambda r: r.data["simple_limits"]["lean"]["first"][1] > 0 > r.data["simple_limits"]["lean"]["contrast"][1]
+          and r.data["simple_limits"]["lean"]["first"][0] == 0 == r.data["simple_limits"]["lean"]["contrast"][0],
+          default_only=True),
+    Claim("wired_parts.the_looks_at_bank", "the wired head sends 'the' mostly to bank (the place channel)",
+          lambda r: int(np.argmax(r.data["wired_parts"]["wired"]["weights"][0])) == 2, default_only=True),
+    Claim("wired_parts.the_advertises_nothing", "'the' advertises nothing: its key is zero, so every score on it is 0",
+          lambda r: not r.data["wired_parts"]["wired"]["K"][0].any()
+          and not r.data["wired_parts"]["wired"]["scores"][:, 0].any(), default_only=True),
+    Claim("wired_parts.stronger_than_simple", "the wired head moves bank further than Module 1 did, in both sentences",
+          lambda r: all(abs(r.data["wired_parts"]["lean"][k]) > abs(r.data["wired_parts"]["lean_simple"][k]) > 0
+                        for k in ("first", "contrast")), default_only=True),
+    Claim("step.seed_003", "the build reproduces the seed's hand calculation of 'the cat sat' to 3 decimals", _seed_003),
+    Claim("step.hand_equals_package", "the hand calculation equals the package's attention, row by row",
+          _hand_matches_package),
+    Claim("step.weights_sum_to_one", "unrounded, sat's weights sum to 1",
+          lambda r: abs(float(np.sum(_calc(r, "step_softmax").weights)) - 1) <= 1e-15),
+    Claim("step.sat_output_is_half", "sat's output is one half on both axes",
+          lambda r: bool(np.allclose(_calc(r, "step_sum").out, 0.5, rtol=0, atol=1e-15))),
+    Claim("step.cat_future_is_zero", "under the mask, cat's weight on sat is exactly 0",
+          lambda r: _calc(r, "step_causal").weights[2] == 0.0 and _calc(r, "step_causal").exps[2] == 0.0),
+    Claim("practice.the_sees_the_future", "without the mask, 'the' gives weight to 'sat', a word after it",
+          lambda r: _run(r, "no_mask")["weights"][0, 2] > 0 and _run(r, "base")["weights"][0, 0] == 1.0),
+    Claim("practice.strong_q3_ties", "with q3 = [5, 0], sat's attention splits evenly between 'the' and itself, and cat's share drops",
+          lambda r: bool(np.isclose(_run(r, "strong_q3")["weights"][2, 0], _run(r, "strong_q3")["weights"][2, 2], rtol=0, atol=1e-15))
+          and _run(r, "strong_q3")["weights"][2, 1] < _run(r, "base")["weights"][2, 1]),
+    Claim("practice.unscaled_x10_one_hot", "Q x 10 without the scaling: every row is nearly one-hot (largest weight above 0.999)",
+          lambda r: bool(np.all(_run(r, "unscaled_x10")["weights"].max(axis=1) > 0.999))),
+    Claim("practice.scaling_softens_a_little", "keeping the division softens the rows, a little at d_k = 2",
+          lambda r: bool(np.all(_run(r, "scaled_x10")["weights"].max(axis=1)[1:] < _run(r, "unscaled_x10")["weights"].max(axis=1)[1:]))
+          and bool(np.all(_run(r, "scaled_x10")["weights"].max(axis=1) > 0.99))),
+    Claim("practice.weights_ignore_v", "a random 4-number V changes the outputs' shape, never the weights",
+          lambda r: r.data["practice"]["weights_same"] and _run(r, "random_v4")["out"].shape == (3, 4)),
+)
+
+
 def check(results: Results) -> list[tuple[Claim, bool]]:
     """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
     default = tuple(results.sentence) == tuple(SENT_RIVER)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import figures
+from . import figures, handcalc, lessons
 from .core import attention, causal_mask, scaled_dot_product_attention, simple_attention, softmax, multi_head_attention
 from .gpt2 import GPT2, attention_params, attention_params_with_bias, head_params, total_params
 from .toy import AXES, SENT_MONEY, SENT_RIVER, W_K_WIRED, W_Q_WIRED, embed, parse_sentence
@@ -393,18 +393,43 @@ def _multi_head(log: _Log, r: Results):
     return {"diff": diff, "B": B, "T": T, "C": C, "n_head": nh}, {"diff": _e(diff), "shape": f"({B}, {T}, {C})", "n_head": str(nh)}
 
 
+# --------------------------------------------------------------------------- Modules 0-2 details, and the chapter "the cat sat"
+
+
+def _lines(make: Callable[[Results], tuple[list[str], dict, dict]]) -> Callable[[_Log, Results], tuple[dict, dict]]:
+    """A section whose lines and numbers come from another module (lessons, handcalc)."""
+
+    def section(log: _Log, r: Results) -> tuple[dict, dict]:
+        lines, data, show = make(r)
+        log(*lines)
+        return data, show
+
+    return section
+
+
 #: The sections in teaching order: (key, title, function). Labels S1, S2, ... follow this order.
 SECTIONS: tuple[tuple[str, str, Callable], ...] = (
     ("vocabulary", "Module 0: words as vectors, and the dot product", _vocabulary),
     ("softmax", "Module 0: softmax, and why the maximum is subtracted first", _softmax),
+    ("softmax_shift", "Module 0: equal scores, the shift that changes nothing, where exp overflows",
+     _lines(lambda r: lessons.section_softmax_shift())),
     ("simple", "Module 1: attention with nothing learned", _simple),
+    ("simple_limits", "Module 1: the scores, the outputs, and the limits", _lines(lambda r: lessons.section_simple_limits(r.sentence))),
     ("wired_head", "Module 2: the hand-wired head", _wired),
+    ("wired_parts", "Module 2: what the wired head asks and advertises", _lines(lambda r: lessons.section_wired_parts(r.sentence))),
     ("sqrt_dk", "Module 2: why divide by sqrt(d_k)", _sqrt_dk),
     ("general_head", "Module 3: the general head, checked against PyTorch", _general_head),
     ("causal", "Module 3: the causal mask on the wired head", _causal),
     ("order", "Module 3: what attention alone cannot see", _order),
     ("price", "Module 3: the price tag at GPT-2 size", _price),
     ("multi_head", "Module 3: multi-head attention, GPT-2 layout, checked against PyTorch", _multi_head),
+    ("step_score", 'Step by step, "the cat sat", 1: score', _lines(lambda r: handcalc.section_score())),
+    ("step_scale", 'Step by step, "the cat sat", 2: scale', _lines(lambda r: handcalc.section_scale())),
+    ("step_softmax", 'Step by step, "the cat sat", 3: softmax', _lines(lambda r: handcalc.section_softmax())),
+    ("step_sum", 'Step by step, "the cat sat", 4: weighted sum', _lines(lambda r: handcalc.section_weighted_sum())),
+    ("step_causal", 'Step by step, "the cat sat", 5: the causal mask', _lines(lambda r: handcalc.section_causal())),
+    ("practice", 'Step by step, "the cat sat": the four practice experiments',
+     _lines(lambda r: handcalc.section_practice(np.random.default_rng(SEED)))),
 )
 
 
