@@ -1,0 +1,3 @@
+from attention_workshop import exam
+
+print(exam.intro_html())
