@@ -377,8 +377,8 @@ def static_step(step_id: str, words: Sequence[str] = WORDS, head: int = 0) -> st
         f"{'<br>' + html.escape(str(c['per_token'])) if c['per_token'] else ''}</td><td>{at}</td></tr>"
         for name, c, at in rows
     )
-    cost = (f'<table class="ins-costs"><thead><tr><th>scale</th><th>operation (shapes)</th><th>cost</th>'
-            f"<th>at</th></tr></thead><tbody>{table}</tbody></table>")
+    cost = (f'<div class="ins-matrix"><table class="ins-costs"><thead><tr><th>scale</th><th>operation (shapes)</th><th>cost</th>'
+            f"<th>at</th></tr></thead><tbody>{table}</tbody></table></div>")
     L, h = _labels(words), f"head {head + 1}"
     qk = [f"{i + 1}" for i in range(TOY.head_size)]
     mats = {

@@ -128,6 +128,13 @@
     return td;
   }
 
+  // A re-render puts new rows under a still pointer, and the browser then reports it entering them:
+  // only a pointer that really moved since the last render picks a row by hover.
+  var pointerAtRender = null;
+  function pointerMoved(e) { return !pointerAtRender || e.clientX !== pointerAtRender[0] || e.clientY !== pointerAtRender[1]; }
+  var pointerNow = null;
+  document.addEventListener("mousemove", function (e) { pointerNow = [e.clientX, e.clientY]; }, { passive: true });
+
   function labels() { return S.words.map(function (w, i) { return (i + 1) + " " + w; }); }
 
   // A matrix as a grid of coloured cells with values; rows are buttons that pick the row.
@@ -139,7 +146,7 @@
                               "aria-pressed": String(i === S.row), "aria-label": "row " + L[i] + ": show its breakdown",
                               onclick: function () { setRow(i); } }, [L[i]]);
       var tr = h("tr", { "class": i === S.row ? "ins-selected" : "", "data-row": String(i),
-                         onmouseenter: function () { setRow(i); } },
+                         onmouseenter: function (e) { if (pointerMoved(e)) setRow(i); } },
                  [h("th", { scope: "row" }, [btn])].concat(row.map(function (v) { return cell(v); })));
       return tr;
     });
@@ -301,6 +308,7 @@
 
   function render() {
     S.row = Math.min(S.row, S.words.length - 1);
+    pointerAtRender = pointerNow;
     renderNav(); renderStage(); renderRow(); renderCode(); renderInput();
   }
 

@@ -1,0 +1,216 @@
+"""The "Inside the model" page as a reader meets it, in headless Chromium.
+
+The numbers the page shows and the numbers its JavaScript recomputes are compared with
+the package (``inside.compute``), whose own correctness tests/test_inside.py checks
+against PyTorch. Every test also asserts no console error and no request off the site.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from attention_workshop import inside
+
+pytestmark = pytest.mark.browser
+
+PAGE = "inside-the-model/"
+STEPS = ["Projections", "Scores", "Scale", "Causal mask", "Softmax", "Weighted sum", "Output projection"]
+IDS = ["projections", "scores", "scale", "causal-mask", "softmax", "weighted-sum", "output-projection"]
+
+
+def open_page(page, site_url, hash_: str = ""):
+    page.goto(site_url + PAGE + hash_)
+    page.wait_for_function("window.insideModel && window.insideModel.ready")
+    return page
+
+
+def shown(page, selector: str) -> np.ndarray:
+    """The numbers printed in a grid's cells (the minus sign is U+2212 on the page)."""
+    rows = page.eval_on_selector_all(
+        f"{selector} tbody tr", "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))")
+    return np.array([[float(t.replace("−∞", "-inf").replace("−", "-")) for t in row] for row in rows])
+
+
+def state(page) -> dict:
+    return page.evaluate("window.insideModel.state()")
+
+
+def title(page) -> str:
+    return page.locator(".ins-title").inner_text()
+
+
+def clean(log) -> None:
+    assert log.console_errors == [], f"console errors: {log.console_errors}"
+    assert log.foreign_requests == [], f"requests off the site: {log.foreign_requests}"
+
+
+def assert_matches_package(page, label: str) -> None:
+    s = state(page)
+    ref = inside.compute(s["words"], np.array(s["nudge"]))
+    for key in ("x", "q", "k", "v", "scores", "scaled", "weights", "heads", "concat", "y"):
+        np.testing.assert_allclose(np.array(s[key]), ref[key], rtol=0, atol=1e-9, err_msg=f"{label}: {key}")
+    masked = np.array([[[-np.inf if v is None else v for v in row] for row in g] for g in s["masked"]])
+    np.testing.assert_allclose(masked, ref["masked"], rtol=0, atol=1e-9, err_msg=f"{label}: masked")
+
+
+def test_seven_steps_by_mouse_and_by_keyboard(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url)
+    assert title(page) == "Step 1 of 7: Projections"
+    for n, name in enumerate(STEPS, 1):
+        page.click(f'.ins-stepbtn[data-step="{n}"]')
+        assert title(page) == f"Step {n} of 7: {name}"
+        assert page.evaluate("location.hash") == f"#step={n}"
+        current = page.eval_on_selector_all(".ins-line.ins-current", "ls => ls.map(l => l.dataset.steps)")
+        assert current and all(str(n) in c.split() for c in current), f"step {n}: code lines {current}"
+        # the explanation is the static section's own paragraph
+        static = page.locator(f"#{IDS[n - 1]} + p").inner_text()
+        assert page.locator(".ins-text p").first.inner_text() == static
+    page.click(".ins-prev")
+    assert title(page).startswith("Step 6 of 7")
+    page.click(".ins-next")
+    assert page.locator(".ins-next").is_disabled()
+
+    page.locator(".ins-stepbtn[data-step='7']").focus()
+    for n in range(6, 0, -1):
+        page.keyboard.press("ArrowLeft")
+        assert title(page) == f"Step {n} of 7: {STEPS[n - 1]}"
+    page.keyboard.press("ArrowLeft")  # already at the first step: stays
+    assert state(page)["step"] == 1
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert title(page) == "Step 3 of 7: Scale" and page.evaluate("location.hash") == "#step=3"
+    # Tab reaches the controls, and focus is visible
+    page.keyboard.press("Tab")
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none", "keyboard focus must be visible"
+    clean(log)
+
+
+def test_a_step_can_be_linked(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=5")
+    assert title(page) == "Step 5 of 7: Softmax"
+    page.evaluate("location.hash = '#step=2'")
+    page.wait_for_function("document.querySelector('.ins-title').textContent.startsWith('Step 2')")
+    clean(log)
+
+
+def test_scale_and_head_switch_show_the_packages_numbers(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=5")
+    ref = inside.compute()
+    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="weights"]'), ref["weights"][0], atol=0.005 + 1e-12)
+    page.click('.ins-head[data-head="1"]')
+    assert "head 2" in page.locator(".ins-grids caption").inner_text()
+    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="weights"]'), ref["weights"][1], atol=0.005 + 1e-12)
+
+    page.click('.ins-scale[data-scale="gpt2"]')
+    text = page.locator("#inside-explorer").inner_text()
+    assert "768" in text and "2304" in text
+    assert page.locator(".ins-grids table").count() == 0  # GPT-2 shows shapes and costs, not numbers
+    assert "12 × [1,024×1,024]" in page.locator(".ins-op").inner_text()
+    assert "(1, 12, 1024, 64)" in page.locator(".ins-code").inner_text()
+    page.click('.ins-stepbtn[data-step="1"]')
+    assert "3.5 MFLOPs per token" in page.locator(".ins-op").inner_text()
+    page.click('.ins-stepbtn[data-step="7"]')
+    assert "1.2 MFLOPs per token" in page.locator(".ins-op").inner_text()
+    page.click('.ins-scale[data-scale="toy"]')
+    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="y"]'), ref["y"], atol=0.005 + 1e-12)
+    assert "(1, 2, 5, 4)" in page.locator(".ins-code").inner_text()
+    clean(log)
+
+
+def test_row_breakdown_by_click_hover_and_keys(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=6")
+    ref = inside.compute()
+    page.click('.ins-grids .ins-rowbtn[data-row="2"]')
+    assert "3 by" in page.locator(".ins-rowpanel h4").inner_text()
+    weights = page.eval_on_selector_all(".ins-breakdown tbody tr:not(.ins-sum) td:nth-child(3)", "tds => tds.map(t => t.textContent)")
+    np.testing.assert_allclose([float(w) for w in weights], ref["weights"][0, 2], atol=0.005 + 1e-12)
+    out = page.locator(".ins-breakdown .ins-out").inner_text().strip("[]").replace("−", "-")
+    np.testing.assert_allclose([float(v) for v in out.split(",")], ref["heads"][0, 2], atol=0.0005 + 1e-12)
+    assert page.locator(".ins-breakdown .ins-future").count() == 2  # tokens 4 and 5 are hidden from token 3
+
+    page.hover('.ins-grids tr[data-row="0"]')
+    assert state(page)["row"] == 0 and "1 the" in page.locator(".ins-rowpanel h4").inner_text()
+
+    page.locator('.ins-grids .ins-rowbtn[data-row="0"]').focus()
+    page.keyboard.press("ArrowDown")
+    assert state(page)["row"] == 1
+    assert page.evaluate("document.activeElement.dataset.row") == "1"
+    clean(log)
+
+
+def test_live_edits_equal_the_package(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=7")
+    assert_matches_package(page, "the page's own input")
+
+    # 1. pick other words
+    page.select_option('select[data-token="1"]', "money")
+    page.select_option('select[data-token="4"]', "vault")
+    assert state(page)["words"] == ["the", "money", "by", "the", "vault"]
+    assert_matches_package(page, "words picked")
+    ref = inside.compute(["the", "money", "by", "the", "vault"])
+    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="y"]'), ref["y"], atol=0.005 + 1e-12)
+
+    # 2. nudge the selected token's numbers
+    page.click('.ins-grids .ins-rowbtn[data-row="2"]')
+    for _ in range(3):
+        page.click('.ins-plus[data-feature="1"]')
+    page.click('.ins-minus[data-feature="5"]')
+    s = state(page)
+    assert s["nudge"][2][1] > 0.29 and s["nudge"][2][5] < 0
+    assert_matches_package(page, "nudged")
+
+    # 3. more tokens, up to 8, and the grid grows
+    for _ in range(3):
+        page.click(".ins-more")
+    assert len(state(page)["words"]) == 8 and page.locator(".ins-more").is_disabled()
+    page.click('.ins-stepbtn[data-step="2"]')
+    assert shown(page, '.ins-grids table[data-name="scores"]').shape == (8, 8)
+    assert "64 score cells" in page.locator(".ins-growth").inner_text() and "×4" in page.locator(".ins-growth").inner_text()
+    assert_matches_package(page, "8 tokens")
+
+    # 4. down to one token: all its weight on itself
+    for _ in range(7):
+        page.click(".ins-fewer")
+    assert len(state(page)["words"]) == 1
+    assert_matches_package(page, "1 token")
+    assert state(page)["weights"] == [[[1.0]], [[1.0]]]
+    clean(log)
+
+
+def test_without_javascript_every_step_is_static(browser, site_url):
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + PAGE)
+    for sid, name in zip(IDS, STEPS):
+        assert name in page.locator(f"#{sid}").inner_text()
+    assert page.locator(".ins-static").count() == 7
+    assert page.locator(".ins-nojs").is_visible()
+    ref = inside.compute()
+    np.testing.assert_allclose(shown(page, '.ins-static[data-step="5"] table.ins-grid'), ref["weights"][0], atol=0.005 + 1e-12)
+    context.close()
+
+
+def test_narrow_dark_and_reduced_motion(browser, site_url):
+    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme="dark", reduced_motion="reduce")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    open_page(page, site_url, "#step=5")
+    page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376, "the page must not scroll sideways at 375px"
+    box = page.locator(".ins-next").bounding_box()
+    assert box and box["x"] + box["width"] <= 375
+    # light text on the dark scheme's cells
+    rgb = page.eval_on_selector(".ins-grids td.ins-pos", "td => getComputedStyle(td).color")
+    r, g, b = (int(v) for v in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
+    assert (r + g + b) / 3 > 150, f"cell text {rgb} is too dark for the slate scheme"
+    assert page.eval_on_selector(".ins-next", "b => getComputedStyle(b).transitionDuration") == "0s"
+    assert errors == []
+    context.close()
