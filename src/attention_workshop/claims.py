@@ -154,6 +154,9 @@ CLAIMS = CLAIMS + (
           _hand_matches_package),
     Claim("step.weights_sum_to_one", "unrounded, sat's weights sum to 1",
           lambda r: abs(float(np.sum(_calc(r, "step_softmax").weights)) - 1) <= 1e-15),
+    Claim("step.rounded_weights_show_0999", "rounded to 3 decimals, sat's weights add to 0.999, and the log says so",
+          lambda r: r.data["step_softmax"]["rounding_note"] and r.data["step_softmax"]["rounded_sum"] == 0.999
+          and any("0.999" in line for line in r.excerpt("step_softmax"))),
     Claim("step.sat_output_is_half", "sat's output is one half on both axes",
           lambda r: bool(np.allclose(_calc(r, "step_sum").out, 0.5, rtol=0, atol=1e-15))),
     Claim("step.cat_future_is_zero", "under the mask, cat's weight on sat is exactly 0",

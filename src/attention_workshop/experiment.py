@@ -411,7 +411,7 @@ def _lines(make: Callable[[Results], tuple[list[str], dict, dict]]) -> Callable[
 SECTIONS: tuple[tuple[str, str, Callable], ...] = (
     ("vocabulary", "Module 0: words as vectors, and the dot product", _vocabulary),
     ("softmax", "Module 0: softmax, and why the maximum is subtracted first", _softmax),
-    ("softmax_shift", "Module 0: equal scores, the shift that changes nothing, where exp overflows",
+    ("softmax_shift", "Module 0: equal shares, the shift, and where exp overflows",
      _lines(lambda r: lessons.section_softmax_shift())),
     ("simple", "Module 1: attention with nothing learned", _simple),
     ("simple_limits", "Module 1: the scores, the outputs, and the limits", _lines(lambda r: lessons.section_simple_limits(r.sentence))),

@@ -28,6 +28,7 @@ __all__ = [
     "practice_runs",
     "num",
     "vec",
+    "inputs_table",
 ]
 
 #: The chapter's sentence and its fixed inputs: one row per word, d_k = d_v = 2.
@@ -205,6 +206,13 @@ def _fixed(x: float, nd: int) -> str:
     return s[1:] if s.startswith("-") and float(s) == 0 else s
 
 
+def inputs_table() -> str:
+    """The chapter's inputs, one word a row: its query, key and value (Markdown)."""
+    lines = ["| word | query $q$ | key $k$ | value $v$ |", "|:--|:-:|:-:|:-:|"]
+    lines += [f"| **{w}** | {vec(q)} | {vec(k)} | {vec(v)} |" for w, q, k, v in zip(WORDS, Q_CAT, K_CAT, V_CAT)]
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------- the chapter's log sections
 # Each returns (lines, data, show): the lines for results.log, the raw numbers, and strings for pages.
 
@@ -230,17 +238,16 @@ def _rounding_note(values: np.ndarray, exact_total: float, what: str) -> list[st
     shown = math.fsum(round(float(v), 3) for v in values)
     if f"{shown:.3f}" == f"{exact_total:.3f}":
         return []
-    return [f"(rounded to 3 decimals these {what} add to {shown:.3f}; unrounded they sum to "
-            f"{exact_total:.6f}: the gap is rounding, not a lost share)"]
+    return [f"note: rounded to 3 decimals, these {what} add to {shown:.3f};",
+            f"      unrounded, they sum to {exact_total:.6f} (the gap is rounding, no share is lost)"]
 
 
 def section_score() -> tuple[list[str], dict, dict]:
     c = _calc_sat()
-    keys = ", ".join(f"k{j + 1} = {vec(k)}" for j, k in enumerate(K_CAT))
-    lines = [f'"{WORDS[SAT]}" asks with q{SAT + 1} = {vec(c.q)}; the keys are {keys}']
+    keys = ", ".join(f'k{j + 1} = {vec(k)} ("{w}")' for j, (k, w) in enumerate(zip(K_CAT, WORDS)))
+    lines = [f'"{WORDS[SAT]}" asks with q{SAT + 1} = {vec(c.q)}', f"keys: {keys}"]
     for j in range(len(WORDS)):
-        who = f'"{WORDS[j]}" itself' if j == SAT else f'"{WORDS[j]}"'
-        lines.append(f"{_dot_line(c, j)}    how well {who} fits what \"{WORDS[SAT]}\" asks")
+        lines.append(f'{_dot_line(c, j)}    fit of "{WORDS[j]}"')
     lines.append(f"raw scores: {vec(c.raw)}")
     return lines, {"calc": c}, {"raw": vec(c.raw), "q": vec(c.q)}
 
@@ -250,7 +257,7 @@ def section_scale() -> tuple[list[str], dict, dict]:
     d_k = len(c.q)
     parts = ", ".join(f"{num(s)} / {num(c.sqrt_dk)}" for s in c.raw)
     lines = [f"d_k = {d_k}, so sqrt(d_k) = {num(c.sqrt_dk)}",
-             f"scaled scores: [{parts}] = {vec(c.scaled, fixed=True)}"]
+             f"scaled scores: [{parts}]", f"             = {vec(c.scaled, fixed=True)}"]
     return lines, {"calc": c}, {"sqrt_dk": num(c.sqrt_dk), "scaled": vec(c.scaled, fixed=True), "d_k": str(d_k)}
 
 
@@ -259,7 +266,7 @@ def section_softmax() -> tuple[list[str], dict, dict]:
     lines = [f"exp({num(s)}) = {num(e)}    (\"{w}\")" for s, e, w in zip(c.scaled, c.exps, WORDS)]
     lines.append(f"sum = {num(c.total)}")
     parts = ", ".join(f"{num(e)} / {num(c.total)}" for e in c.exps)
-    lines.append(f"weights = [{parts}] = {vec(c.weights, fixed=True)}")
+    lines += [f"weights = [{parts}]", f"        = {vec(c.weights, fixed=True)}"]
     note = _rounding_note(c.weights, math.fsum(c.weights), "weights")
     lines += note
     shown_sum = math.fsum(round(float(w), 3) for w in c.weights)
@@ -334,15 +341,15 @@ def section_practice(rng: np.random.Generator) -> tuple[list[str], dict, dict]:
     lines = ["the starting run (causal): weights, row = who is looking", *("  " + x for x in _rows(base["weights"]))]
     lines += ["1. causal=False: weights", *("  " + x for x in _rows(nm["weights"]))]
     lines.append(f'   "{WORDS[0]}" now sees {vec(nm["weights"][0], fixed=True)} (it was {vec(base["weights"][0], fixed=True)})')
-    lines.append(f'2. q3 = {vec(sq["Q"][SAT])}: "{WORDS[SAT]}" row {vec(sq["weights"][SAT], fixed=True)} '
-                 f'(it was {vec(base["weights"][SAT], fixed=True)})')
+    lines.append(f'2. q3 = {vec(sq["Q"][SAT])}: "{WORDS[SAT]}" row {vec(sq["weights"][SAT], fixed=True)}')
+    lines.append(f'   (it was {vec(base["weights"][SAT], fixed=True)})')
     lines += ["3. Q x 10, no division by sqrt(d_k): weights", *("  " + x for x in _rows(ux["weights"]))]
     top = ux["weights"].max(axis=1)
     lines.append(f"   largest weight in each row: {', '.join(f'{x:.5f}' for x in top)}")
     lines.append(f"   the same Q x 10 with the division kept: {', '.join(f'{x:.5f}' for x in sx['weights'].max(axis=1))}")
     same = bool(np.array_equal(rv["weights"], base["weights"]))
-    lines.append(f"4. V random (seed-drawn), {rv['V'].shape[1]} numbers per word: "
-                 f"V {rv['V'].shape}, weights {rv['weights'].shape}, out {rv['out'].shape}")
+    lines.append(f"4. V random (seed-drawn), {rv['V'].shape[1]} numbers per word:")
+    lines.append(f"   V {rv['V'].shape}, weights {rv['weights'].shape}, out {rv['out'].shape}")
     lines.append(f"   the weights are the same as with the first V: {same}")
     show = {
         "the_sees": vec(nm["weights"][0], fixed=True), "the_sees_future": _fixed(nm["weights"][0, 2], 3),

@@ -27,6 +27,7 @@ __all__ = [
     "dot_table",
     "wired_matrices_table",
     "rows_table",
+    "bank_moves_table",
     "section_softmax_shift",
     "section_simple_limits",
     "section_wired_parts",
@@ -149,6 +150,19 @@ def rows_table(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], corner: 
     return _md([corner, *cols], [[f"**{r}**", *(_fmt(v, nd) for v in row)] for r, row in zip(rows, np.asarray(M))])
 
 
+def bank_moves_table(simple: dict) -> str:
+    """The last word before attention and its output row in both sentences, with its lean (Markdown).
+
+    ``simple``: the experiment's Module 1 data, ``{"first": {...}, "contrast": {...}}``, each with
+    ``sentence``, ``X`` ``(T, d_model)`` and ``out`` ``(T, d_model)``.
+    """
+    first, contrast = simple["first"], simple["contrast"]
+    rows = [(f"{first['sentence'][-1]}, before attention", first["X"][-1])]
+    rows += [(f'{d["sentence"][-1]} in "{" ".join(d["sentence"])}"', d["out"][-1]) for d in (first, contrast)]
+    return _md(["row", *AXES, "lean (water − money)"],
+               [[f"**{name}**", *(_fmt(v) for v in x), _signed(lean(x))] for name, x in rows])
+
+
 def _text_table(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], nd: int = 3) -> list[str]:
     w = max(7, nd + 4, *(len(c) + 1 for c in cols))
     lw = max(len(r) for r in rows) + 2
@@ -169,8 +183,8 @@ def section_softmax_shift() -> tuple[list[str], dict, dict]:
     with np.errstate(over="ignore"):
         e1000 = float(np.exp(np.float64(1000.0)))
     lines = [
-        f"scores [0, 0, 0] -> weights [{', '.join(_fmt(x) for x in equal)}]  (equal scores, equal shares)",
-        f"[1000, 999, 998] minus its maximum is [0, -1, -2]; so is [2, 1, 0] minus its maximum",
+        f"scores [0, 0, 0] -> weights [{', '.join(_fmt(x) for x in equal)}]  (equal shares)",
+        "minus its maximum, [1000, 999, 998] is [0, -1, -2]; so is [2, 1, 0]",
         f"softmax([1000, 999, 998]) == softmax([2, 1, 0]), bit for bit: {identical}",
         f"exp(1000) in float64 = {e1000}; the largest finite exp(x) is at x = {largest:.2f}",
     ]
@@ -189,7 +203,7 @@ def section_simple_limits(sentence: Sequence[str]) -> tuple[list[str], dict, dic
     asym = float(np.max(np.abs(S - S.T)))
     lines = [f'scores X X^T / sqrt({X.shape[1]}) on "{" ".join(words)}" (before softmax):',
              *("  " + x for x in _text_table(S, words, words)),
-             f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (one vector per word: the table is symmetric)",
+             f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
              "output rows on the axes (weights x the same rows X):",
              *("  " + x for x in _text_table(out, words, AXES)),
              "weight each word puts on itself, and the most it puts on any other word:"]
@@ -203,7 +217,7 @@ def section_simple_limits(sentence: Sequence[str]) -> tuple[list[str], dict, dic
         Xs = embed(sent)
         o, _ = simple_attention(Xs)
         before, after = lean(Xs[-1]), lean(o[-1])
-        lines.append(f'lean of {sent[-1]} (water - money) in "{" ".join(sent)}": {_signed(before)} before, '
+        lines.append(f'{sent[-1]} in "{" ".join(sent)}", water - money: {_signed(before)} before, '
                      f"{_signed(after)} after")
         data["lean"][name] = (before, after)
         show[f"{name}_lean_before"], show[f"{name}_lean_after"] = _signed(before), _signed(after)
@@ -232,7 +246,7 @@ def section_wired_parts(sentence: Sequence[str]) -> tuple[list[str], dict, dict]
         Xs = embed(sent)
         hs = wired_head(Xs)
         after, plain = lean(hs["out"][-1]), lean(simple_attention(Xs)[0][-1])
-        lines.append(f'lean of {sent[-1]} (water - money) in "{" ".join(sent)}": wired head {_signed(after)}, '
+        lines.append(f'{sent[-1]} in "{" ".join(sent)}", water - money: wired {_signed(after)}, '
                      f"Module 1 {_signed(plain)}")
         data["lean"][name] = after
         simple[name] = plain

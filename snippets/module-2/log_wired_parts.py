@@ -1,0 +1,3 @@
+from attention_workshop.pages import log_excerpt
+
+print(log_excerpt("wired_parts"))

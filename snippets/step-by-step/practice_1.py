@@ -1,0 +1,2 @@
+out, w = attend(Q, K, V, causal=False)
+print(w)
