@@ -597,7 +597,7 @@ def form_html() -> str:
     """The exam as static HTML: a form of fieldsets with native inputs; no answers in it."""
     qs = questions()
     parts = [
-        f'<form class="exam" id="final-exam" data-version="{version()}" data-count="{len(qs)}" '
+        f'<form class="exam" id="exam-form" data-version="{version()}" data-count="{len(qs)}" '
         f'data-pass-mark="{PASS_MARK}" novalidate>',
         f'<a class="exam-data" href="{DATA_PATH}" hidden>answers</a>',
         *(_fieldset(i, q) for i, q in enumerate(qs, 1)),

@@ -56,7 +56,7 @@
 
   // ------------------------------------------------------------------ the page
 
-  var form = document.getElementById("final-exam");
+  var form = document.getElementById("exam-form");
   if (!form) return;
   var fieldsets = Array.prototype.slice.call(form.querySelectorAll("fieldset.exam-q"));
   var status = form.querySelector(".exam-status");

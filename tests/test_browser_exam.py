@@ -1,0 +1,256 @@
+"""The final exam as a reader meets it, in headless Chromium.
+
+The exam is completed by keyboard alone (Tab, arrow keys, Space, typing, Enter); the
+page's grading (docs/assets/exam/exam.js) is checked against the Python grader
+(attention_workshop.exam.grade) on the same answers, edge cases included.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attention_workshop import exam
+
+pytestmark = pytest.mark.browser
+
+QS = exam.questions()
+N = len(QS)
+
+
+def right(q: exam.Question):
+    if q.kind == "single":
+        return q.answer
+    if q.kind == "multiple":
+        return list(q.answer)
+    return repr(q.answer)
+
+
+def wrong(q: exam.Question):
+    if q.kind == "single":
+        return next(o.key for o in q.options if o.key != q.answer)
+    if q.kind == "multiple":
+        return [q.options[-1].key] if set(q.answer) != {q.options[-1].key} else [q.options[0].key]
+    return str(q.answer + 1000)
+
+
+def answers_with(n_right: int) -> dict:
+    """The first ``n_right`` questions answered correctly, every other one wrongly."""
+    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(QS)}
+
+
+def open_exam(page, site_url: str) -> None:
+    page.goto(site_url + "final-exam/")
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+
+
+def active_matches(page, selector: str) -> bool:
+    return page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector)
+
+
+def tab_to(page, selector: str, limit: int = 400) -> None:
+    """Press Tab until the focused element matches ``selector``."""
+    for _ in range(limit):
+        if active_matches(page, selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def answer_by_keyboard(page, answers: dict) -> None:
+    """Fill the whole exam with the keyboard only, question after question."""
+    for q in QS:
+        a = answers[q.qid]
+        if q.kind == "single":
+            tab_to(page, f'input[name="q-{q.qid}"]')
+            for _ in range(len(q.options) + 1):  # arrow keys move and select within the group
+                if page.evaluate("() => document.activeElement.value") == a:
+                    break
+                page.keyboard.press("ArrowDown")
+            page.keyboard.press("Space")
+            assert page.is_checked(f"#q-{q.qid}-{a}"), q.qid
+        elif q.kind == "multiple":
+            for o in q.options:
+                tab_to(page, f"#q-{q.qid}-{o.key}")
+                if page.is_checked(f"#q-{q.qid}-{o.key}") != (o.key in a):
+                    page.keyboard.press("Space")
+        else:
+            tab_to(page, f"#q-{q.qid}-input")
+            page.keyboard.press("Control+A")
+            page.keyboard.type(a)
+
+
+def grade_by_keyboard(page) -> None:
+    tab_to(page, "button.exam-grade")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".exam-result:not([hidden])")
+
+
+def score_line(page) -> str:
+    return " ".join(page.inner_text(".exam-score").split())
+
+
+def assert_clean(log) -> None:
+    assert log.console_errors == [], log.console_errors
+    assert log.foreign_requests == [], log.foreign_requests
+
+
+@pytest.mark.parametrize("n_right", [N, 13, 12])
+def test_keyboard_only_exam(page_and_log, site_url, n_right):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    body = page.content()
+    assert all(q.explanation not in body for q in QS), "explanations must not ship in the markup"
+    answers = answers_with(n_right)
+    answer_by_keyboard(page, answers)
+    grade_by_keyboard(page)
+
+    score, passed = exam.grade(answers)
+    assert (score, passed) == (n_right, n_right >= 13)
+    verdict = "PASS" if passed else "NOT YET"
+    line = score_line(page)
+    assert f"{score}/{N}" in line and f"{exam.percent(score, N)}%" in line, line
+    assert page.inner_text(".exam-verdict") == verdict
+    status = page.inner_text(".exam-status")
+    assert f"{score} out of {N}" in status and verdict in status  # the live region says it aloud
+    assert active_matches(page, "#exam-result-title"), "focus moves to the result"
+
+    items = page.locator(".exam-review > li")
+    assert items.count() == N
+    for i, q in enumerate(QS):
+        item = items.nth(i)
+        text = item.inner_text()
+        assert ("Correct" in text) == (i < n_right), (q.qid, text)
+        assert "Answer: " in text and q.explanation in text
+        href = item.locator(".exam-where a").get_attribute("href")
+        page_name, anchor = q.learn.split("#")
+        assert href.endswith(f"{page_name.removesuffix('.md')}/#{anchor}"), (q.qid, href)
+    assert_clean(log)
+
+
+def test_retake_resets_and_reload_keeps_progress(page_and_log, site_url):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    answers = answers_with(13)
+    answer_by_keyboard(page, answers)
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    for q in QS:  # every answer is back after the reload
+        a = answers[q.qid]
+        if q.kind == "numeric":
+            assert page.input_value(f"#q-{q.qid}-input") == a
+        else:
+            for o in q.options:
+                assert page.is_checked(f"#q-{q.qid}-{o.key}") == (o.key in ([a] if isinstance(a, str) else a))
+    assert page.locator(".exam-result").is_hidden()
+
+    grade_by_keyboard(page)
+    first = score_line(page)
+    page.reload()
+    page.wait_for_selector(".exam-result:not([hidden])")  # a graded exam comes back graded
+    assert score_line(page) == first and page.locator(".exam-review > li").count() == N
+
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.includes('final-exam')).length") == 1
+    tab_to(page, "button.exam-retake")
+    page.keyboard.press("Enter")
+    assert page.locator(".exam-result").is_hidden()
+    assert page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.includes('final-exam'))") == []
+    assert active_matches(page, "#exam-form input"), "focus returns to the first question"
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    assert page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+
+    page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # clear works before grading too
+    page.click("button.exam-clear")
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    assert not page.is_checked(f"#q-{QS[0].qid}-{QS[0].options[0].key}")
+    assert_clean(log)
+
+
+def edge_responses(q: exam.Question) -> list:
+    """Responses near each rule's edge: tolerances, number formats, subsets and supersets."""
+    if q.kind == "single":
+        return [o.key for o in q.options] + [[q.answer], "", "z"]
+    if q.kind == "multiple":
+        a = list(q.answer)
+        others = [o.key for o in q.options if o.key not in a]
+        return [a, a[::-1], a[:-1], a + others[:1], [], a + a, q.answer[0]]
+    v, tol = q.answer, q.tol
+    return [repr(v), str(v + tol), str(v - tol), str(v + tol + 1e-6), str(v - tol - 1e-6),
+            f"{v:,.3f}", f"{v:.3f}".replace(".", ","), f" {v:g} ", f"{v:e}", "", "abc", "1e999", str(v + 1)]
+
+
+def test_page_and_python_grade_alike(page_and_log, site_url):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    data = page.evaluate("async () => (await fetch(document.querySelector('a.exam-data').href)).json()")
+    assert data == json.loads(exam.site_files()["generated/exam.json"])
+
+    cases = []
+    for q in QS:  # every edge response of every question, one at a time
+        for resp in edge_responses(q):
+            cases.append({q.qid: resp})
+    rng = np.random.default_rng(0)
+    for _ in range(60):  # whole answer sheets, mixed at random
+        sheet = {}
+        for q in QS:
+            options = edge_responses(q)
+            pick = rng.integers(len(options) + 1)
+            if pick < len(options):
+                sheet[q.qid] = options[pick]
+        cases.append(sheet)
+    cases += [answers_with(n) for n in range(N + 1)]
+
+    theirs = page.evaluate(
+        "([data, cases]) => cases.map(c => { const g = window.attentionExam.grade(data, c);"
+        " return [g.score, g.passed, g.percent, data.questions.map(q => g.correct[q.id])]; })",
+        [data, cases])
+    for case, (score, passed, pct, per_q) in zip(cases, theirs):
+        assert (score, passed) == exam.grade(case), case
+        assert pct == exam.percent(score, N)
+        assert per_q == [q.qid in case and exam.is_correct(q, case[q.qid]) for q in QS], case
+    assert_clean(log)
+
+
+def test_mouse_graded_sheet_matches_python(page_and_log, site_url):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    sheet = {q.qid: (right(q) if i % 3 else wrong(q)) for i, q in enumerate(QS)}
+    for q in QS:
+        a = sheet[q.qid]
+        if q.kind == "numeric":
+            page.fill(f"#q-{q.qid}-input", a)
+        else:
+            for key in ([a] if isinstance(a, str) else a):
+                page.check(f"#q-{q.qid}-{key}")
+    page.click("button.exam-grade")
+    page.wait_for_selector(".exam-result:not([hidden])")
+    score, passed = exam.grade(sheet)
+    assert f"{score}/{N}" in score_line(page)
+    assert page.inner_text(".exam-verdict") == ("PASS" if passed else "NOT YET")
+    page.fill(f"#q-{QS[1].qid}-input", "1")  # changing an answer withdraws the old score
+    assert page.locator(".exam-result").is_hidden()
+    assert_clean(log)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_narrow_screen_and_both_schemes(browser, site_url, scheme):
+    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    try:
+        open_exam(page, site_url)
+        page.click("button.exam-grade")
+        page.wait_for_selector(".exam-result:not([hidden])")
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
+        fg, bg = page.evaluate("""() => { const v = document.querySelector('.exam-verdict');
+            const s = getComputedStyle(v); return [s.color, s.backgroundColor]; }""")
+        assert fg != bg
+        page.keyboard.press("Tab")  # focus is drawn: an outline on the focused control
+        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert outline not in ("none", ""), outline
+    finally:
+        context.close()
