@@ -295,6 +295,9 @@ def gpt2_facts(cfg: GPT2Config = GPT2) -> dict[str, object]:
     }
     if not (facts["qkv_per_token_text"] == "3.5 MFLOPs" and facts["proj_per_token_text"] == "1.2 MFLOPs"):
         raise RuntimeError(f"inside the model: GPT-2's per-token costs are not the ones the page describes: {facts}")
+    one_wide = attention_flops(T, GPT2Config(n_layer=cfg.n_layer, n_head=1, n_embd=C, n_ctx=T, vocab_size=cfg.vocab_size))
+    if (one_wide["scores"], one_wide["weighted_sum"]) != (full["scores"], full["weighted_sum"]):
+        raise RuntimeError("inside the model: several narrow heads do not cost what one wide head costs")
     if not facts["cells_at_ctx"] > 10**6:
         raise RuntimeError("inside the model: the score grid at GPT-2's context is not over a million cells")
     return facts
