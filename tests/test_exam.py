@@ -300,3 +300,17 @@ def test_every_input_has_a_label():
 
 def test_same_bytes_twice():
     assert exam.site_files() == exam.site_files() and exam.form_html() == exam.form_html()
+
+
+@pytest.mark.site
+def test_built_page_links_to_real_sections_and_hides_the_answers(built_site):
+    page = (built_site / "final-exam" / "index.html").read_text(encoding="utf-8")
+    assert page.count('<fieldset class="exam-q"') == 18
+    assert "pass mark is 70%" in page and "13 correct answers out of 18" in page
+    assert json.loads((built_site / "generated" / "exam.json").read_text(encoding="utf-8")) == exam.exam_data()
+    for q in QS.values():
+        assert q.explanation not in page, q.qid
+        target, anchor = q.learn.split("#")
+        html = (built_site / target.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
+        assert f'id="{anchor}"' in html, f"{q.qid} links to {q.learn}, which has no such section"
+        assert f'href="../{target.removesuffix(".md")}/#{anchor}"' in page, q.qid

@@ -155,7 +155,8 @@
       var li = el("li", "exam-item " + (ok ? "exam-right" : "exam-wrong"));
       var head = el("p", "exam-item-head");
       head.appendChild(el("strong", "exam-mark", ok ? "✓ Correct" : "✗ Not correct"));
-      var jump = el("a", null, " — Question " + (idx + 1));
+      head.appendChild(document.createTextNode(" — "));
+      var jump = el("a", null, "Question " + (idx + 1));
       jump.href = "#" + fs.id;
       head.appendChild(jump);
       li.appendChild(head);
