@@ -1,0 +1,114 @@
+"""The flow diagrams: their stated sizes are checked against GPT-2, and they reach the page well.
+
+GPT-2 small's sizes are typed here from its published configuration (12 layers, 12 heads,
+768-wide embeddings, 64 per head), not read from the package under test.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+
+def conftest_build_site():
+    """tests/conftest.py's ``build_site`` (pytest has loaded it, as ``tests.conftest`` or ``conftest``)."""
+    import sys
+
+    for name in ("tests.conftest", "conftest"):
+        module = sys.modules.get(name)
+        if module is not None and hasattr(module, "build_site"):
+            return module.build_site
+    raise RuntimeError("tests/conftest.py is not loaded: run these tests with pytest")
+
+from attention_workshop.diagrams import check_sizes, stated_sizes
+from attention_workshop.gpt2 import GPT2Config
+
+ROOT = Path(__file__).resolve().parent.parent
+DIAGRAMS = ROOT / "docs" / "diagrams"
+
+
+def test_both_seed_diagrams_exist():
+    assert sorted(p.name for p in DIAGRAMS.glob("*.d2")) == ["llm-stack.d2", "pipeline.d2"]
+
+
+def test_llm_stack_states_gpt2_sizes():
+    sizes = dict(check_sizes((DIAGRAMS / "llm-stack.d2").read_text(), "llm-stack.d2"))
+    assert sizes == {"n_layer": 12, "n_head": 12, "n_embd": 768}
+
+
+def test_pipeline_names_every_step():
+    text = (DIAGRAMS / "pipeline.d2").read_text().lower()
+    for step in ("x", "q =", "k =", "v =", "scores", "√d_k", "mask", "softmax", "weighted sum", "output"):
+        assert step in text, f"the pipeline diagram lost its {step!r} step"
+    assert check_sizes(text, "pipeline.d2") == []
+
+
+def test_llm_stack_names_every_part():
+    text = (DIAGRAMS / "llm-stack.d2").read_text().lower()
+    for part in ("tokenizer", "embeddings", "position", "block", "multi-head", "mlp", "next-token probabilities"):
+        assert part in text, f"the LLM stack diagram lost its {part!r} part"
+
+
+@pytest.mark.parametrize(
+    "label, field, wrong",
+    [("× 24 layers", "n_layer", 24), ("16 heads", "n_head", 16), ("d_model = 1024", "n_embd", 1024), ("d_k = 32", "head_size", 32)],
+)
+def test_a_wrong_size_fails_the_check(label, field, wrong):
+    src = f'block: "transformer block {label}"\n'
+    with pytest.raises(ValueError, match=rf"{field} = {wrong} \(GPT-2 has \d+\)"):
+        check_sizes(src, "bad.d2")
+
+
+def test_every_mismatch_is_listed():
+    with pytest.raises(ValueError) as err:
+        check_sizes('a: "6 layers"\nb: "8 heads"\n', "bad.d2")
+    assert "n_layer = 6" in str(err.value) and "n_head = 8" in str(err.value) and "bad.d2" in str(err.value)
+
+
+def test_a_number_that_cannot_be_checked_fails():
+    with pytest.raises(ValueError, match=r"number\(s\) 50257 that cannot be checked"):
+        stated_sizes('vocab: "50257 words"\n')
+
+
+def test_style_numbers_and_comments_are_not_sizes():
+    src = '# drawn for 2 schemes\nbox: "12 heads" {\n  style.font-size: 18\n  width: 240\n}\n'
+    assert stated_sizes(src) == [("n_head", 12)]
+
+
+def test_another_config_is_checked_against_itself():
+    medium = GPT2Config(n_layer=24, n_head=16, n_embd=1024)
+    assert check_sizes('a: "24 layers, 16 heads"\nb: "d_model = 1,024"\n', cfg=medium) == [
+        ("n_layer", 24), ("n_head", 16), ("n_embd", 1024)]
+
+
+@pytest.mark.site
+def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
+    """The build itself refuses a diagram that disagrees with GPT-2 (one build, stopped before any page)."""
+    build_site = conftest_build_site()
+
+    project = tmp_path / "project"
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",
+                                                                  ".pytest_cache", ".hypothesis", "*.egg-info"))
+    stack = project / "docs" / "diagrams" / "llm-stack.d2"
+    stack.write_text(stack.read_text().replace("× 12 layers", "× 24 layers"))
+    proc = build_site(tmp_path / "out", project=project, check=False)
+    assert proc.returncode != 0, "the build accepted a diagram that says GPT-2 has 24 layers"
+    assert "docs/diagrams/llm-stack.d2" in proc.stderr + proc.stdout and "n_layer = 24 (GPT-2 has 12)" in proc.stderr + proc.stdout
+
+
+@pytest.mark.site
+def test_diagrams_on_the_page(built_site):
+    """Both diagrams are inline SVG in module 3, one per colour scheme, with alt text, stable class names
+    and a downloadable SVG of their own."""
+    html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
+    assert html_text.count('<div class="d2-light">') == 2 and html_text.count('<div class="d2-dark">') == 2
+    labels = re.findall(r'<svg aria-label="([^"]+)"[^>]*role="img"', html_text)
+    assert len(labels) == 4 and all(len(a) > 40 for a in labels), labels
+    assert not re.search(r"d2-[0-9a-f]{32}", html_text), "a random uuid class name reached the page"
+    for name in ("pipeline", "llm-stack"):
+        svg = built_site / "generated" / "diagrams" / f"{name}.svg"
+        assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml") or "<svg" in svg.read_text()
+        assert f"generated/diagrams/{name}.svg" in html_text

@@ -1,0 +1,69 @@
+"""Same commit, same bytes: a second strict build is byte-identical to the session's build.
+
+The session's ``built_site`` and one more build, into two different temporary folders,
+with the same environment (``tests/conftest.build_site`` sets ``SOURCE_DATE_EPOCH`` and
+``PYTHONHASHSEED``). Every file of both trees is compared; the first difference is reported
+with its first differing line, so a date, a random id or an unordered dict names itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+
+def conftest_build_site():
+    """tests/conftest.py's ``build_site`` (pytest has loaded it, as ``tests.conftest`` or ``conftest``)."""
+    import sys
+
+    for name in ("tests.conftest", "conftest"):
+        module = sys.modules.get(name)
+        if module is not None and hasattr(module, "build_site"):
+            return module.build_site
+    raise RuntimeError("tests/conftest.py is not loaded: run these tests with pytest")
+
+
+def tree(site: Path) -> dict[str, str]:
+    """``{relative path: sha256}`` of every file under ``site``."""
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def first_difference(a: Path, b: Path) -> str | None:
+    """The first file (in path order) that differs between the trees ``a`` and ``b``, explained; None if identical."""
+    ta, tb = tree(a), tree(b)
+    for path in sorted(set(ta) | set(tb)):
+        if path not in ta or path not in tb:
+            return f"{path} exists only in the {'second' if path not in ta else 'first'} build"
+        if ta[path] != tb[path]:
+            la, lb = (a / path).read_bytes().splitlines(), (b / path).read_bytes().splitlines()
+            for n, (x, y) in enumerate(zip(la, lb), 1):
+                if x != y:
+                    return f"{path} differs first at line {n}:\n  {x[:300]!r}\n  {y[:300]!r}"
+            return f"{path} differs in length ({len(la)} vs {len(lb)} lines)"
+    return None
+
+
+def test_first_difference_names_the_file(tmp_path):
+    for d, body in (("a", "same\nold 2026-01-01\n"), ("b", "same\nnew 2026-01-02\n")):
+        (tmp_path / d / "x").mkdir(parents=True)
+        (tmp_path / d / "x" / "page.html").write_text(body)
+        (tmp_path / d / "same.txt").write_text("1")
+    msg = first_difference(tmp_path / "a", tmp_path / "b")
+    assert msg is not None and msg.startswith("x/page.html differs first at line 2")
+    (tmp_path / "b" / "extra.txt").write_text("")
+    assert first_difference(tmp_path / "a", tmp_path / "b").startswith("extra.txt exists only in the second")
+
+
+@pytest.mark.site
+def test_two_builds_are_byte_identical(built_site, tmp_path):
+    build_site = conftest_build_site()
+
+    again = tmp_path / "site-again"
+    build_site(again)
+    files = tree(built_site)
+    assert len(files) > 20 and "sitemap.xml" in files and "search/search_index.json" in files
+    diff = first_difference(built_site, again)
+    assert diff is None, f"two strict builds of the same commit differ: {diff}"
