@@ -180,12 +180,12 @@ def _softmax(log: _Log, r: Results):
     naive_big = softmax_naive(big)
     w_big = softmax(big)
     same_small = float(np.max(np.abs(softmax_naive(small) - w_small)))
-    log(f"scores [2, 1, 0]        -> weights {_oneline(w_small)}, sum {_f(w_small.sum(), 6)}")
-    log(f"scores [2, 0, 0]        -> weights {_oneline(w_zero)}  (a zero score still gets a share)")
-    log(f"scores [2, 0, -inf]     -> weights {_oneline(w_sil)}  (-inf gets exactly 0)")
+    log(f"scores [2, 1, 0]    -> {_oneline(w_small)}  sum {_f(w_small.sum(), 6)}")
+    log(f"scores [2, 0, 0]    -> {_oneline(w_zero)}  a zero score still gets a share")
+    log(f"scores [2, 0, -inf] -> {_oneline(w_sil)}  -inf gets exactly 0")
     log(f"naive vs max-subtracted on [2, 1, 0]: max |difference| = {_e(same_small)}")
-    log(f"scores [1000, 999, 998], naive formula -> {_oneline(naive_big)}  (exp overflows)")
-    log(f"scores [1000, 999, 998], max subtracted -> {_oneline(w_big)}")
+    log(f"[1000, 999, 998], naive formula  -> {_oneline(naive_big)}  exp overflows")
+    log(f"[1000, 999, 998], max subtracted -> {_oneline(w_big)}")
     data = {"w_small": w_small, "w_zero": w_zero, "w_silenced": w_sil, "naive_big": naive_big,
             "w_big": w_big, "naive_vs_stable_small": same_small}
     show = {"w_small": _oneline(w_small), "zero_share": _f(w_zero[1]), "w_big": _oneline(w_big),
@@ -204,7 +204,7 @@ def _simple(log: _Log, r: Results):
         log(f'simple attention on "{" ".join(sent)}" (weights; row = who is looking):')
         log(*("  " + line for line in _table(sent, sent, w)))
         last = sent[-1]
-        log(f'  {last}\'s output on the axes {", ".join(AXES)}: {_oneline(out[-1])}')
+        log(f'  {last}\'s output ({", ".join(AXES)}): {_oneline(out[-1])}')
         data[name] = {"sentence": sent, "weights": w, "out": out, "X": X}
         show[f"{name}_last_out"] = _oneline(out[-1])
         for a, ax in enumerate(AXES):
@@ -343,7 +343,8 @@ def _price(log: _Log, r: Results):
     cfg = GPT2
     per_head, attn, attn_b, total = head_params(cfg), attention_params(cfg), attention_params_with_bias(cfg), total_params(cfg)
     share = attn / total
-    log(f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size} -> W_q + W_k + W_v = {_int(per_head)} numbers")
+    log(f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size}")
+    log(f"  -> W_q + W_k + W_v = {_int(per_head)} numbers")
     log(f"{cfg.n_head} heads x {cfg.n_layer} layers (+ output projections) -> {_int(attn)} attention parameters")
     log(f"with biases: {_int(attn_b)}; GPT-2 in all: {_int(total)}; attention's share: {_f(100 * share, 1)}%")
     show = {"per_head": _int(per_head), "attention": _int(attn), "attention_millions": _f(attn / 1e6, 1),
@@ -387,8 +388,9 @@ def _multi_head(log: _Log, r: Results):
     with torch.no_grad():
         theirs = torch_gpt2_attention(*(torch.from_numpy(a) for a in (x, w_attn, b_attn, w_proj, b_proj)), nh).numpy()
     diff = float(np.max(np.abs(ours - theirs)))
-    log(f"multi_head_attention vs a PyTorch re-implementation of GPT-2's causal self-attention")
-    log(f"(c_attn, split, view/transpose into heads, masked softmax, c_proj), float64,")
+    log("multi_head_attention vs GPT-2's causal self-attention, re-implemented")
+    log("in PyTorch (c_attn, split, view/transpose into heads, masked softmax,")
+    log("c_proj), float64,")
     log(f"B = {B}, T = {T}, C = {C}, n_head = {nh}: max |difference| = {_e(diff)}")
     return {"diff": diff, "B": B, "T": T, "C": C, "n_head": nh}, {"diff": _e(diff), "shape": f"({B}, {T}, {C})", "n_head": str(nh)}
 

@@ -186,11 +186,11 @@ def figure(name: str, alt: str, caption: str) -> str:
     stem = name.removesuffix(".svg")
     if name not in r.figures:
         raise KeyError(f"no figure {name!r}; figures: {', '.join(r.figures)}")
-    csv = f" · [numbers as CSV]({GENERATED}/{stem}.csv)" if f"{stem}.csv" in r.tables else ""
+    csv = f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>' if f"{stem}.csv" in r.tables else ""
     return (
         f'<figure class="workshop-figure" markdown="span">\n'
         f'![{alt}]({GENERATED}/{name}){{ loading=lazy }}\n'
-        f"<figcaption>{caption} [Download SVG]({GENERATED}/{name}){csv}</figcaption>\n"
+        f'<figcaption>{caption} <a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
         f"</figure>\n"
     )
 
