@@ -23,8 +23,8 @@ help:
 # ---------------------------------------------------------------- set-up
 $(STAMP): requirements.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --no-deps -r requirements.lock
-	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(PY) -m pip install -qq --no-deps -r requirements.lock
+	$(PY) -m pip install -qq --no-deps --no-build-isolation -e .
 	@touch $@
 
 setup: $(STAMP)

@@ -271,3 +271,20 @@ def test_float32_agrees_with_float64_to_float32_precision():
     out64, _ = attention(X, W, W, W)
     out32, _ = attention(X.astype(np.float32), *(W.astype(np.float32),) * 3)
     np.testing.assert_allclose(out32, out64, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: attention(np.ones((0, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2))), r"X needs .*\(0, 4\)"),
+        (lambda: scaled_dot_product_attention(np.ones((3, 0)), np.ones((3, 0)), np.ones((3, 2))), r"Q needs .*\(3, 0\)"),
+        (lambda: softmax(np.ones((3, 0))), r"at least one score along axis -1, got shape \(3, 0\)"),
+        (lambda: softmax(np.ones(3), axis=4), r"axis 4 does not exist for scores of shape \(3,\)"),
+        (lambda: simple_attention(np.ones((0, 2))), r"\(0, 2\)"),
+        (lambda: multi_head_attention(np.ones((0, 8)), np.ones((8, 24)), np.ones(24), np.ones((8, 8)), np.ones(8), 2),
+         r"x needs .*\(0, 8\)"),
+    ],
+)
+def test_empty_inputs_get_a_clear_error(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

@@ -61,6 +61,10 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     x = _as_float("x", x)
     if x.ndim == 0:
         raise ValueError("softmax needs at least one axis, got a scalar (shape ())")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} does not exist for scores of shape {x.shape}")
+    if x.shape[axis] == 0:
+        raise ValueError(f"softmax needs at least one score along axis {axis}, got shape {x.shape}")
     if np.isnan(x).any() or np.isposinf(x).any():
         raise ValueError("softmax got NaN or +inf among its scores; only finite scores and -inf are allowed")
     m = np.max(x, axis=axis, keepdims=True)
@@ -109,6 +113,9 @@ def scaled_dot_product_attention(
     for name, a, form in (("Q", Q, "(..., T, d_k)"), ("K", K, "(..., S, d_k)"), ("V", V, "(..., S, d_v)")):
         if a.ndim < 2:
             raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
+    for name, a in (("Q", Q), ("K", K), ("V", V)):
+        if 0 in a.shape[-2:]:
+            raise ValueError(f"{name} needs at least one row and one column, got shape {a.shape}")
     if Q.shape[-1] != K.shape[-1]:
         raise ValueError(f"Q and K must share their last size d_k: Q has shape {Q.shape}, K has shape {K.shape}")
     if K.shape[-2] != V.shape[-2]:
@@ -136,6 +143,8 @@ def _check_head(X, W_q, W_k, W_v):
     """Shapes and dtypes of one head's inputs, with errors a reader can act on."""
     X, W_q, W_k, W_v = (_as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
     _need_ndim("X", X, 2, "(T, d_model)")
+    if 0 in X.shape:
+        raise ValueError(f"X needs at least one word and one axis, got shape {X.shape}")
     for name, W, form in (("W_q", W_q, "(d_model, d_k)"), ("W_k", W_k, "(d_model, d_k)"), ("W_v", W_v, "(d_model, d_v)")):
         _need_ndim(name, W, 2, form)
         if W.shape[0] != X.shape[1]:
@@ -226,6 +235,8 @@ def multi_head_attention(
     x = _as_float("x", x)
     _need_ndim("x", x, (2, 3), "(T, C) or (B, T, C)")
     C = x.shape[-1]
+    if 0 in x.shape:
+        raise ValueError(f"x needs at least one token and one channel, got shape {x.shape}")
     if isinstance(n_head, bool) or not isinstance(n_head, (int, np.integer)) or n_head < 1:
         raise ValueError(f"n_head must be a positive whole number, got {n_head!r}")
     if C % n_head:
