@@ -189,7 +189,7 @@ def figure(name: str, alt: str, caption: str) -> str:
     csv = f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>' if f"{stem}.csv" in r.tables else ""
     return (
         f'<figure class="workshop-figure" markdown="span">\n'
-        f'![{alt}]({GENERATED}/{name}){{ loading=lazy }}\n'
+        f'![{alt}]({GENERATED}/{name})\n'
         f'<figcaption>{caption} <a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
         f"</figure>\n"
     )
