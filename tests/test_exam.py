@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,6 +20,7 @@ from attention_workshop import exam
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 
 QS = {q.qid: q for q in exam.questions()}
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def key(qid: str, label_part: str) -> str:
@@ -189,8 +191,24 @@ def test_causal_off_the_sees_every_word():
     assert set(QS["causal-off"].answer) == keys("causal-off", '"the"', '"cat"', '"sat"')
 
 
-def test_quadratic_steps():
-    assert set(QS["quadratic"].answer) == keys("quadratic", "Scores", "Scale", "Softmax", "Weighted sum")
+def inside_steps() -> list[str]:
+    """The numbered step headings of the Inside-the-model page, read from its Markdown."""
+    text = (DOCS / "inside-the-model.md").read_text(encoding="utf-8")
+    return re.findall(r"^### (\d+\. [^{\n]+?) \{ #", text, re.M)
+
+
+def test_quadratic_steps_are_the_inside_pages_steps():
+    steps = inside_steps()
+    assert [s.split(". ", 1)[0] for s in steps] == [str(i) for i in range(1, len(steps) + 1)]
+    assert "4. Causal mask" in steps
+    q = QS["quadratic"]
+    assert [o.label for o in q.options] == steps
+    assert f" {len(steps)} steps" in q.prompt
+    # Twice the tokens: the N x N grid has four times the cells; the mask visits every one of them,
+    # and scores, scale, softmax and the weighted sum do a fixed amount of work per cell.
+    # The projections do a fixed amount per token: twice the work.
+    assert set(q.answer) == keys("quadratic", "Scores", "Scale", "Causal mask", "Softmax", "Weighted sum")
+    assert "Causal mask × 4" in q.explanation and "Projections × 2" in q.explanation
 
 
 # --------------------------------------------------------------------------- grading
@@ -243,6 +261,19 @@ def test_tolerance_edges():
     assert not exam.is_correct(QS["cat-causal"], "0.67")
 
 
+def test_typed_numbers_are_normalised_like_the_page():
+    q = QS["per-head"]
+    # NFKC: full-width digits and comma, and no-break or thin spaces, become plain ones.
+    for ok in ("１４７４５６", "１４７，４５６", "147\u00a0456", "147\u202f456", "147\u2009456", "\t147456\n"):
+        assert exam.parse_number(ok) == 147456, repr(ok)
+        assert exam.is_correct(q, ok), repr(ok)
+    # Digits that NFKC leaves alone, and characters that are not spaces, make it not a number.
+    for bad in ("١٤٧٤٥٦", "۱۴۷۴۵۶", "१४७४५६", "147\x1c456", "147\ufeff456", "147\u200b456", "147\x85456"):
+        assert exam.parse_number(bad) is None, repr(bad)
+        assert not exam.is_correct(q, bad), repr(bad)
+    assert exam.parse_number("０,５") == 0.5
+
+
 def test_exact_numbers_and_formats():
     q = QS["per-head"]
     for ok in ("147456", "147,456", " 147 456 ", "1.47456e5"):
@@ -290,6 +321,12 @@ def test_site_files_hold_the_answers_and_the_form_does_not():
         assert q.explanation not in form
 
 
+def test_only_the_grade_button_grades():
+    form = exam.form_html()
+    assert 'type="submit"' not in form  # no submit button: Enter in an answer box cannot grade
+    assert re.search(r'<button type="button" class="[^"]*exam-grade[^"]*">Grade my answers</button>', form)
+
+
 def test_every_input_has_a_label():
     form = exam.form_html()
     ids = re.findall(r'<input [^>]*id="([^"]+)"', form)
@@ -314,3 +351,65 @@ def test_built_page_links_to_real_sections_and_hides_the_answers(built_site):
         html = (built_site / target.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
         assert f'id="{anchor}"' in html, f"{q.qid} links to {q.learn}, which has no such section"
         assert f'href="../{target.removesuffix(".md")}/#{anchor}"' in page, q.qid
+
+
+# --------------------------------------------------------------------------- the words around the numbers
+
+
+def test_hints_state_the_real_tolerance():
+    for q in QS.values():
+        if q.kind == "numeric" and q.tol > 0:
+            assert f"within {q.tol:g} count" in q.hint, (q.qid, q.hint)
+        elif q.kind == "numeric":
+            assert "exact" in q.hint, (q.qid, q.hint)
+
+
+def test_no_awkward_possessives_or_doubled_punctuation():
+    for q in QS.values():
+        for text in (q.prompt, q.explanation, q.answer_text()):
+            assert not re.search(r"[.!?][;,]", text), (q.qid, text)
+            assert "\"'s" not in text and "the's" not in text, (q.qid, text)
+    assert QS["causal"].answer_text().count(". ") == len(QS["causal"].answer) - 1
+
+
+def test_bank_starts_with_as_much_water_as_money():
+    water, money = VOCAB["bank"][0], VOCAB["bank"][1]  # the toy axes: water, money, place, grammar
+    assert water == money
+    assert "as much water as money" in QS["two-senses"].prompt
+    assert "half" not in QS["two-senses"].prompt
+
+
+def test_share_question_counts_heads_in_every_layer():
+    prompt = QS["share"].prompt
+    assert "12 layers" in prompt and "12 heads" in prompt  # GPT-2 small: 12 layers of 12 heads
+
+
+def test_self_explanation_quotes_diagonal_against_the_rest():
+    X = x(SENT_RIVER)
+    w = sdpa(X, X, X)
+    text = QS["self"].explanation
+    for i, word in enumerate(SENT_RIVER):
+        other = max(float(w[i, j]) for j in range(len(SENT_RIVER)) if j != i)
+        assert f"{word} {float(w[i, i]):.3f} on itself, at most {other:.3f} on another word" in text, (word, text)
+    assert "usually" not in text
+
+
+def test_saturate_explanation_quotes_the_scaled_range():
+    from attention_workshop.pages import results
+
+    scaled = results(SENT_RIVER).data["sqrt_dk"]["max_scaled"]
+    m = re.search(r"stays between (\d\.\d+) and (\d\.\d+) at every size", QS["saturate"].explanation)
+    assert m, QS["saturate"].explanation
+    lo, hi = float(m.group(1)), float(m.group(2))
+    assert lo <= hi and all(lo - 5e-4 <= v <= hi + 5e-4 for v in scaled)
+    assert lo == pytest.approx(min(scaled), abs=5e-4) and hi == pytest.approx(max(scaled), abs=5e-4)
+
+
+@pytest.mark.parametrize("qid", [qid for qid, q in QS.items() if "d_k" in q.prompt or "d_head" in q.prompt])
+def test_head_width_is_named_as_the_linked_page_names_it(qid):
+    q = QS[qid]
+    page = (DOCS / q.learn.split("#")[0]).read_text(encoding="utf-8")
+    if "d_\\text{head}" in page:  # Inside the model
+        assert re.search(r"\bd_head = \d+", q.prompt), (qid, q.prompt)
+    else:  # Modules 2 and 3
+        assert "d_k" in page and "d_k" in q.prompt and "d_head" not in q.prompt + q.explanation, (qid, q.prompt)

@@ -18,6 +18,7 @@ import html
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -26,6 +27,7 @@ import numpy as np
 
 from .core import scaled_dot_product_attention, simple_attention, softmax
 from .gpt2 import GPT2, attention_flops, head_params
+from .inside import STEPS
 from .toy import AXES, SENT_MONEY, SENT_RIVER, VOCAB, embed
 
 __all__ = [
@@ -58,6 +60,8 @@ CAT_V = np.array([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]])
 
 #: Tolerance for answers typed to two or three decimals.
 DECIMALS_TOL = 0.005
+#: The end of the hint of a question answered in decimals, with the tolerance taken from the constant.
+DECIMALS_HINT = f"answers within {DECIMALS_TOL:g} count."
 
 
 @dataclass(frozen=True)
@@ -95,10 +99,17 @@ class Question:
             return self.display
         labels = {o.key: o.label for o in self.options}
         keys = (self.answer,) if self.kind == "single" else self.answer
-        return "; ".join(labels[k] for k in keys)
+        return _join_labels([labels[k] for k in keys])
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _join_labels(labels: Sequence[str]) -> str:
+    """Option labels as one line (mirrored in exam.js): sentences follow each other, short labels take "; "."""
+    if labels and all(label.endswith((".", "?", "!")) for label in labels):
+        return " ".join(labels)
+    return "; ".join(labels)
 
 
 def _f(x: float, nd: int = 3) -> str:
@@ -154,7 +165,7 @@ def _q_zero_share() -> Question:
         f"e^0 = 1, so a zero score still earns a share: 1 / (e^2 + 1 + 1) = {_f(w[1])}. "
         "Only a score of −∞ gives exactly 0.",
         "module-0.md#softmax", "Module 0: softmax",
-        tol=DECIMALS_TOL, hint="Two or three decimals, for example 0.25; answers within 0.005 count.",
+        tol=DECIMALS_TOL, hint=f"Two or three decimals, for example 0.25; {DECIMALS_HINT}",
         display=_f(w[1]))
 
 
@@ -195,15 +206,23 @@ def _q_self(r) -> Question:
         answer = opts[2].key
     else:
         raise ValueError(f"the simple-attention question has no option for argmax rows {top.tolist()}")
-    diag = ", ".join(f"{word} {_f(w[i, i])}" for i, word in enumerate(sent))
+    X = r.data["simple"]["first"]["X"]
+    s = X @ X.T  # (T, d_model) x (d_model, T) -> (T, T): the scores before scaling
+    others = ~np.eye(T, dtype=bool)  # (T, T): every cell but the diagonal
+    if answer == opts[0].key and not (np.diag(s) > np.where(others, s, -np.inf).max(axis=1)).all():
+        raise ValueError("the simple-attention question says each word's own score is its largest; the build disagrees")
+    rows = "; ".join(
+        f"{word} {_f(w[i, i])} on itself, at most {_f(np.max(w[i][others[i]]))} on another word "
+        f"(score {_f(s[i, i], 2)} with itself, at most {_f(np.max(s[i][others[i]]), 2)} with another)"
+        for i, word in enumerate(sent))
     return Question(
         "self", "single",
         f'With nothing learned (Module 1\'s attention, each embedding in every role), on "{" ".join(sent)}", '
         "where does each word put its largest weight?",
         answer,
-        f"A vector's dot product with itself is usually the largest it gets, so each word mostly sees itself "
-        f"(weight on itself: {diag}). One vector playing all three roles is the limit that queries, keys and "
-        "values remove.",
+        "Each word's score with itself is its embedding's dot product with itself, and in this sentence that "
+        f"beats its dot product with every other word, so softmax gives the diagonal the most weight: {rows}. "
+        "One vector playing all three roles is the limit that queries, keys and values remove.",
         "module-1.md#limits", "Module 1: its limits", opts)
 
 
@@ -211,14 +230,16 @@ def _q_two_senses() -> Question:
     X = embed(SENT_MONEY)
     out, _ = simple_attention(X)
     water, money = AXES.index("water"), AXES.index("money")
+    if X[-1, water] != X[-1, money]:
+        raise ValueError(f'the two-senses question says "bank" starts with as much water as money; it has {X[-1].tolist()}')
     opts = _opts("Toward water: the river sense.", "Toward money: the money sense.",
                  "Neither: water and money stay equal.")
     diff = out[-1, money] - out[-1, water]
     answer = opts[1].key if diff > 1e-12 else opts[0].key if diff < -1e-12 else opts[2].key
     return Question(
         "two-senses", "single",
-        f'"bank" starts out half water, half money. After Module 1\'s attention on "{" ".join(SENT_MONEY)}", '
-        "which way does bank's output lean?",
+        f'"{SENT_MONEY[-1]}" starts out with as much water as money ({_f(X[-1, water], 1)} each). After Module 1\'s '
+        f'attention on "{" ".join(SENT_MONEY)}", which way does the output for "{SENT_MONEY[-1]}" lean?',
         answer,
         f"Its output has water {_f(out[-1, water])} and money {_f(out[-1, money])}: the words around "
         "it pull it toward their own topic.",
@@ -234,9 +255,10 @@ def _q_wired(r) -> Question:
     return Question(
         "wired", "single",
         f'In Module 2\'s hand-wired head on "{" ".join(sent)}" (no mask), which word receives the largest '
-        f'share of "{sent[-1]}"\'s attention?',
+        f'share of the attention that "{sent[-1]}" pays?',
         opts[best].key,
-        f"{sent[-1]}'s query asks for a topic and only the topic words advertise one. Its row: {row}.",
+        f'The query of "{sent[-1]}" asks for a topic and only the topic words advertise one. Its row of '
+        f"weights: {row}.",
         "module-2.md#wired-head", "Module 2: the hand-wired head", opts)
 
 
@@ -258,7 +280,8 @@ def _q_saturate(r) -> Question:
         answer,
         f"The variance of a dot product grows with d_k, so raw scores spread out and softmax saturates: "
         f"the largest of {d['keys']} weights averages {_f(raw[0])} at d_k = {int(d['dk'][0])} and "
-        f"{_f(raw[-1])} at d_k = {int(d['dk'][-1])}. Divided by √d_k it stays at {_f(d['max_scaled'][-1])}.",
+        f"{_f(raw[-1])} at d_k = {int(d['dk'][-1])}. Divided by √d_k it stays between "
+        f"{_f(np.min(d['max_scaled']))} and {_f(np.max(d['max_scaled']))} at every size.",
         "module-2.md#sqrt-dk", "Module 2: why divide by √d_k", opts)
 
 
@@ -314,7 +337,7 @@ def _q_order(r) -> Question:
     return Question(
         "order", "single",
         f'Module 1\'s attention runs on "{" ".join(r.sentence)}" and on "{rev}". '
-        f'How does "{r.sentence[-1]}"\'s output compare between the two?',
+        f'How does the output for "{r.sentence[-1]}" compare between the two?',
         opts[0].key if same else opts[1].key,
         f"Largest difference over all rows, after reordering: {d['diff']:.2e}. No formula asks where a word "
         "stands, so attention alone sees a bag of words; real models add position information first.",
@@ -340,8 +363,9 @@ def _q_share(r) -> Question:
                             (0.4, 0.6, opts[2].label), (0.75, 1.0, opts[3].label)], "attention's share of GPT-2")
     return Question(
         "share", "single",
-        "What part of GPT-2 small's parameters sits in its attention layers (the 12 heads' W_q, W_k, W_v "
-        "and each layer's output projection, no biases)?",
+        f"What part of GPT-2 small's parameters sits in its attention layers? Count all {GPT2.n_layer} layers: "
+        f"in each, the W_q, W_k and W_v of its {GPT2.n_head} heads and the layer's output projection "
+        "(no biases).",
         _key_of(opts, label),
         f"{r.data['price']['attention']:,} of {r.data['price']['total']:,} parameters, "
         f"{100 * share:.1f}%. The rest is mostly the embedding table and the MLPs.",
@@ -362,7 +386,7 @@ def _q_sat() -> Question:
         f"Raw scores [1, 1, 2], divided by √2; exp of each, divided by their sum: "
         f"[{', '.join(_f(x) for x in w[2])}].",
         "step-by-step.md#step-3-softmax", "Step by step: softmax",
-        tol=DECIMALS_TOL, hint="Two or three decimals; answers within 0.005 count.", display=_f(w[2, 2]))
+        tol=DECIMALS_TOL, hint=f"Two or three decimals; {DECIMALS_HINT}", display=_f(w[2, 2]))
 
 
 def _q_cat_causal() -> Question:
@@ -374,7 +398,7 @@ def _q_cat_causal() -> Question:
         f'"sat" is in the future, so its score becomes −∞ and its weight 0; the other two share the row: '
         f"[{', '.join(_f(x) for x in w[1])}].",
         "step-by-step.md#step-5-causal-mask", "Step by step: the causal mask",
-        tol=DECIMALS_TOL, hint="Two or three decimals; answers within 0.005 count.", display=_f(w[1, 0]))
+        tol=DECIMALS_TOL, hint=f"Two or three decimals; {DECIMALS_HINT}", display=_f(w[1, 0]))
 
 
 def _q_causal_off() -> Question:
@@ -386,31 +410,38 @@ def _q_causal_off() -> Question:
         'Practice experiment 1: switch the mask off. Which words does "the" now look at '
         "(a weight above 0)? Tick every one.",
         answer,
-        f"Without the mask nothing is hidden and every exp is positive; the's row: "
+        f'Without the mask nothing is hidden and every exp is positive; the row of "{CAT_WORDS[0]}": '
         f"[{', '.join(_f(x) for x in w[0])}].",
         "step-by-step.md#practice", "Step by step: practice", opts)
 
 
-#: The steps of one attention layer, as the inside-the-model page names them -> attention_flops keys.
-STEP_FLOPS: tuple[tuple[str, str], ...] = (
-    ("Projections", "qkv"), ("Scores", "scores"), ("Scale", "scale"),
-    ("Softmax", "softmax"), ("Weighted sum", "weighted_sum"), ("Output projection", "proj"),
-)
+#: How each step of the inside-the-model page (:data:`.inside.STEPS`) is measured: its
+#: ``attention_flops`` key. The causal mask does no arithmetic; it visits every cell of the grid.
+STEP_WORK: dict[str, str] = {
+    "projections": "qkv", "scores": "scores", "scale": "scale", "causal-mask": "score_cells",
+    "softmax": "softmax", "weighted-sum": "weighted_sum", "output-projection": "proj",
+}
 
 
 def _q_quadratic() -> Question:
+    if list(STEP_WORK) != [sid for sid, _ in STEPS]:
+        raise ValueError(f"the quadratic question measures steps {list(STEP_WORK)}; the page has {[s for s, _ in STEPS]}")
     T = GPT2.n_ctx // 2
     f1, f2 = attention_flops(T), attention_flops(2 * T)
-    opts = _opts(*(name for name, _ in STEP_FLOPS))
-    ratios = {key: f2[key] / f1[key] for _, key in STEP_FLOPS}
-    answer = tuple(o.key for o, (_, key) in zip(opts, STEP_FLOPS) if ratios[key] == 4)
-    listing = ", ".join(f"{name} × {ratios[key]:g}" for name, key in STEP_FLOPS)
+    opts = _opts(*(f"{i}. {title}" for i, (_, title) in enumerate(STEPS, 1)))
+    ratios = {sid: f2[key] / f1[key] for sid, key in STEP_WORK.items()}
+    answer = tuple(o.key for o, (sid, _) in zip(opts, STEPS) if ratios[sid] == 4)
+    if sorted(set(ratios.values())) != [2, 4]:
+        raise ValueError(f"the quadratic question expects every step to grow 2 or 4 times, got {ratios}")
+    listing = ", ".join(
+        f"{title} × {ratios[sid]:g}" + (" (cells it visits; it does no arithmetic)" if STEP_WORK[sid] == "score_cells" else "")
+        for sid, title in STEPS)
     return Question(
         "quadratic", "multiple",
-        "Double the number of tokens. Which steps of a GPT-2 attention layer then cost four times as much? "
-        "Tick every one.",
+        f"Inside the model walks through {len(STEPS)} steps of a GPT-2 attention layer. Double the number of "
+        "tokens: which steps then do four times as much work? Tick every one.",
         answer,
-        f"From {T} to {2 * T} tokens, the FLOPs of each step grow: {listing}. The steps that work on the "
+        f"From {T} to {2 * T} tokens, the work of each step grows: {listing}. The steps that work on the "
         "N × N grid of scores grow with its square; the projections grow with N.",
         "inside-the-model.md#scores", "Inside the model: scores", opts)
 
@@ -419,10 +450,10 @@ def _q_divisor() -> Question:
     d = math.sqrt(GPT2.head_size)
     return Question(
         "divisor", "numeric",
-        f"GPT-2's heads work in d_k = {GPT2.head_size} dimensions. By what number are its scores divided "
-        "before the softmax?",
+        f"GPT-2's heads work in d_head = {GPT2.head_size} dimensions (Inside the model's name for the head "
+        "width that Modules 2 and 3 call d_k). By what number are its scores divided before the softmax?",
         d,
-        f"√d_k = √{GPT2.head_size} = {d:g}.",
+        f"√d_head = √{GPT2.head_size} = {d:g}.",
         "inside-the-model.md#scale", "Inside the model: scale",
         tol=0.0, hint="A whole number; it must be exact.", display=f"{d:g}")
 
@@ -467,24 +498,31 @@ def questions() -> tuple[Question, ...]:
 
 # --------------------------------------------------------------------------- grading (mirrored in exam.js)
 
-_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?$")
-_DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
-_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+#: The whitespace a typed number may contain, after NFKC (which turns no-break and thin spaces
+#: into plain ones). Exactly the same set as exam.js's ``SPACES``; anything else makes it not a number.
+_SPACES = re.compile(r"[ \t\n\r\f\v]+")
+_THOUSANDS = re.compile(r"^[+-]?[1-9][0-9]{0,2}(,[0-9]{3})+(\.[0-9]+)?$")
+_DECIMAL_COMMA = re.compile(r"^[+-]?[0-9]+,[0-9]+$")
+_NUMBER = re.compile(r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$")
 
 
 def parse_number(text: str) -> float | None:
     """A typed number, or ``None`` when it is not one.
 
-    Rules (the page's script applies the same ones): spaces are ignored; commas between
-    groups of three digits are thousands separators (``147,456``, not starting with 0); a
-    single comma between digits otherwise is a decimal comma (``0,5``, ``0,503``); then a plain decimal or scientific number.
+    Rules (the page's script applies the same ones, in the same order): the text is
+    normalised to NFKC (full-width ``１４７`` becomes ``147``, a no-break space a space);
+    spaces, tabs and line breaks are removed; commas between groups of three digits are
+    thousands separators (``147,456``, not starting with 0); a single comma between digits
+    otherwise is a decimal comma (``0,5``, ``0,503``); then a plain decimal or scientific
+    number of ASCII digits. Other digits (``١٤٧``) and invisible characters (U+FEFF,
+    U+001C) make it not a number.
     """
-    s = re.sub(r"\s+", "", str(text))
-    if _THOUSANDS.match(s):
+    s = _SPACES.sub("", unicodedata.normalize("NFKC", str(text)))
+    if _THOUSANDS.fullmatch(s):
         s = s.replace(",", "")
-    elif _DECIMAL_COMMA.match(s):
+    elif _DECIMAL_COMMA.fullmatch(s):
         s = s.replace(",", ".")
-    if not _NUMBER.match(s):
+    if not _NUMBER.fullmatch(s):
         return None
     x = float(s)
     return x if math.isfinite(x) else None
@@ -602,7 +640,8 @@ def form_html() -> str:
         f'<a class="exam-data" href="{DATA_PATH}" hidden>answers</a>',
         *(_fieldset(i, q) for i, q in enumerate(qs, 1)),
         '<div class="exam-actions">',
-        '<button type="submit" class="md-button md-button--primary exam-grade">Grade my answers</button>',
+        # A plain button, not a submit button: Enter in an answer box must not grade the exam.
+        '<button type="button" class="md-button md-button--primary exam-grade">Grade my answers</button>',
         '<button type="button" class="md-button exam-clear">Clear my answers</button>',
         "</div>",
         '<p class="exam-status" role="status" aria-live="polite"></p>',
