@@ -162,3 +162,46 @@ def test_static_steps_print_values_with_colour():
 def test_bad_input_says_what_is_wrong(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_one_token_reads_in_the_singular():
+    text = " ".join(str(c["op"]) + " " + str(c["cost"]) for c in inside.step_costs(1))
+    assert "1 cell per head" in text and "0 of 1 cell per head" in text
+    assert "1 cells" not in text and "1 tokens" not in text
+    assert ">1 token<" in inside.static_step("scores", words=["bank"])
+    assert "25 cells per head" in inside.step_costs(5)[1]["op"]  # and the plural where it belongs
+
+
+def test_shapes_plain_counts_grouped():
+    """One number format: shapes as plain digits (as PyTorch prints them), counts of 1,000+ grouped."""
+    import re
+
+    texts = [str(c[k]) for c in inside.step_costs(1024, GPT2) for k in ("op", "cost", "note")]
+    texts += [str(ln["shape"]) for ln in inside.code_lines(1024, GPT2)]
+    texts += [inside.gpt2_costs_text(), inside.sizes_table(), inside.growth_table(), inside.cost_convention_text()]
+    for t in texts:
+        shape = r"\[[^\]]*\]|\(\d[\d,]*(?:, \d[\d,]*)+\)|\d[\d,]* × \d[\d,]*"  # [a×b], (1, 12, T, hs), a × b
+        shapes = re.findall(shape, t)
+        assert not [s for s in shapes if re.search(r"\d,\d{3}", s)], f"separator inside a shape: {t}"
+        rest = re.sub(shape, "", t)
+        assert not re.search(r"(?<![\d,.])\d{4,}", rest), f"an ungrouped count of 1,000 or more: {t}"
+    assert "[1024×768]·[768×2304]" in inside.step_costs(1024, GPT2)[0]["op"]
+    assert "1,048,576 cells per head" in inside.step_costs(1024, GPT2)[1]["op"]
+
+
+def test_costs_say_how_they_are_counted():
+    c = {s["id"]: s for s in inside.step_costs(5)}
+    assert "1 per cell" in c["softmax"]["note"] and "convention" in c["softmax"]["note"]
+    assert "the 120 bias adds are left out" in c["projections"]["note"]  # 5 tokens x 24 outputs
+    assert "the 40 bias adds are left out" in c["output-projection"]["note"]  # 5 tokens x 8 outputs
+    text = inside.cost_convention_text()
+    # GPT-2: 2304 + 768 = 3072 bias adds per token, against 2 x 768 x 3072 multiply-add FLOPs
+    assert "2,304 + 768 = 3,072 adds per token" in text and f"{3072 / (2 * 768 * 3072):.3%}" in text
+    assert "softmax is counted as 1 per cell" in text
+
+
+def test_prose_facts_are_printed_from_the_package():
+    assert "**4 named axes** (water, money, place, grammar)" in inside.input_text()
+    assert "**8 numbers per token**" in inside.input_text()
+    w = inside.weights_text()
+    assert "default_rng(0)" in w and "to within 1e-12" in w and "exactly" not in w

@@ -13,6 +13,10 @@ token sits before the first block, by adding a learned position vector.
 :func:`attention_workshop.core.multi_head_attention`; :func:`page_data` is everything the
 page's JavaScript needs (written to ``generated/inside-the-model.json`` by :func:`site_files`),
 and :func:`static_step` renders each step as HTML for readers without JavaScript.
+
+Number format on the page: a shape's dimensions are printed as plain digits, as PyTorch
+prints them (``[1024×2304]``, ``(1, 12, 1024, 64)``); a count (tokens, cells, FLOPs) of
+1,000 or more gets thousands separators (``1,048,576 cells``).
 """
 
 from __future__ import annotations
@@ -53,6 +57,9 @@ __all__ = [
     "explorer_html",
     "growth_table",
     "gpt2_costs_text",
+    "cost_convention_text",
+    "input_text",
+    "weights_text",
 ]
 
 #: The toy block's sizes, in GPT-2's own names (one layer; ``n_ctx`` is the most tokens the page offers).
@@ -207,7 +214,24 @@ def _flops_text(n: int) -> str:
 
 
 def _n(n: int) -> str:
+    """A count with thousands separators (shapes are printed with plain digits)."""
     return f"{n:,}"
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 token``, ``2 tokens``, ``1,024 tokens``."""
+    return f"{_n(n)} {word if n == 1 else (many or word + 's')}"
+
+
+#: What the FLOP counts count (the JSON and the page show these notes with the steps).
+_NOTES = {
+    "projections": "a multiply-add counts 2; the {bias} bias adds are left out",
+    "scores": "a multiply-add counts 2",
+    "scale": "1 per cell",
+    "softmax": "counted as 1 per cell, a convention (exp, sum and divide cost more)",
+    "weighted-sum": "a multiply-add counts 2",
+    "output-projection": "a multiply-add counts 2; the {bias} bias adds are left out",
+}
 
 
 def step_costs(T: int, cfg: GPT2Config = TOY) -> list[dict[str, str | int]]:
@@ -215,20 +239,22 @@ def step_costs(T: int, cfg: GPT2Config = TOY) -> list[dict[str, str | int]]:
 
     Returns:
         One dict per step of :data:`STEPS`: ``id``, ``title``, ``op`` (shapes), ``flops`` (int),
-        ``cost`` (text), ``per_token`` (text, the linear steps only, else "").
+        ``cost`` (text), ``per_token`` (text, the linear steps only, else ""), ``note`` (how the
+        FLOPs were counted, else ""). Shapes use plain digits, counts thousands separators.
     """
     _need_T(T, cfg.n_ctx)
     f = attention_flops(int(T), cfg)
     one = attention_flops(1, cfg)
     C, nh, hs = cfg.n_embd, cfg.n_head, cfg.head_size
-    N = _n(T)
+    N = str(T)  # a dimension: plain digits
     masked = T * (T - 1) // 2
+    cells = f["score_cells"]
     ops = {
         "projections": (f"[{N}×{C}]·[{C}×{3 * C}] + b → [{N}×{3 * C}], split into Q, K, V", f["qkv"], one["qkv"]),
-        "scores": (f"{nh} heads × [{N}×{hs}]·[{hs}×{N}] → {nh} × [{N}×{N}], {_n(f['score_cells'])} cells per head",
+        "scores": (f"{nh} heads × [{N}×{hs}]·[{hs}×{N}] → {nh} × [{N}×{N}], {_plural(cells, 'cell')} per head",
                    f["scores"], 0),
         "scale": (f"every score ÷ √{hs} = {math.sqrt(hs):g}", f["scale"], 0),
-        "causal-mask": (f"j > i → −∞: {_n(masked)} of {_n(f['score_cells'])} cells per head", 0, 0),
+        "causal-mask": (f"j > i → −∞: {_n(masked)} of {_plural(cells, 'cell')} per head", 0, 0),
         "softmax": (f"each row of {nh} × [{N}×{N}] → weights summing to 1", f["softmax"], 0),
         "weighted-sum": (f"{nh} heads × [{N}×{N}]·[{N}×{hs}] → {nh} × [{N}×{hs}]", f["weighted_sum"], 0),
         "output-projection": (f"concat → [{N}×{C}]·[{C}×{C}] + b → [{N}×{C}]", f["proj"], one["proj"]),
@@ -238,7 +264,8 @@ def step_costs(T: int, cfg: GPT2Config = TOY) -> list[dict[str, str | int]]:
         op, flops, per_token = ops[sid]
         cost = "no arithmetic: cells are overwritten" if sid == "causal-mask" else _flops_text(flops)
         out.append({"id": sid, "title": title, "op": op, "flops": flops, "cost": cost,
-                    "per_token": f"{_flops_text(per_token).split(' (')[0]} per token" if per_token else ""})
+                    "per_token": f"{_flops_text(per_token).split(' (')[0]} per token" if per_token else "",
+                    "note": _NOTES.get(sid, "").format(bias=_n(T * (3 * C if sid == "projections" else C)))})
     return out
 
 
@@ -374,10 +401,11 @@ def static_step(step_id: str, words: Sequence[str] = WORDS, head: int = 0) -> st
     r = compute(words)
     T = len(words)
     toy, big = step_costs(T)[n], step_costs(GPT2.n_ctx, GPT2)[n]
-    rows = [("toy", toy, f"{T} tokens"), ("GPT-2", big, f"{GPT2.n_ctx:,} tokens")]
+    rows = [("toy", toy, _plural(T, "token")), ("GPT-2", big, _plural(GPT2.n_ctx, "token"))]
     table = "".join(
         f"<tr><th scope=\"row\">{name}</th><td>{html.escape(str(c['op']))}</td><td>{html.escape(str(c['cost']))}"
-        f"{'<br>' + html.escape(str(c['per_token'])) if c['per_token'] else ''}</td><td>{at}</td></tr>"
+        f"{'<br>' + html.escape(str(c['per_token'])) if c['per_token'] else ''}"
+        f"{'<br><small>' + html.escape(str(c['note'])) + '</small>' if c['note'] else ''}</td><td>{at}</td></tr>"
         for name, c, at in rows
     )
     cost = (f'<div class="ins-matrix"><table class="ins-costs"><thead><tr><th>scale</th><th>operation (shapes)</th><th>cost</th>'
@@ -440,5 +468,46 @@ def gpt2_costs_text() -> str:
     return (f"At GPT-2's size, the one matrix product that makes Q, K and V (c_attn, "
             f"{f['c_attn'][0]} × {f['c_attn'][1]}) costs about **{f['qkv_per_token_text']} per token**, and the "
             f"output projection (c_proj, {f['c_proj'][0]} × {f['c_proj'][1]}) about **{f['proj_per_token_text']} per "
-            f"token**. The score grid of one head has **{f['cells_at_toy']:,} cells** for our {len(WORDS)} tokens and "
-            f"**{f['cells_at_ctx']:,} cells** at GPT-2's full context of {f['n_ctx']:,} tokens.\n")
+            f"token**. The score grid of one head has **{_plural(f['cells_at_toy'], 'cell')}** for our "
+            f"{_plural(len(WORDS), 'token')} and **{_plural(f['cells_at_ctx'], 'cell')}** at GPT-2's full context of "
+            f"{_plural(f['n_ctx'], 'token')}.\n")
+
+
+def cost_convention_text(cfg: GPT2Config = GPT2) -> str:
+    """How the page counts FLOPs, with the share of the bias adds it leaves out at ``cfg``'s sizes.
+
+    Raises ``RuntimeError`` if the left-out bias adds are not under 0.1% of the two matrix
+    products they belong to (what the sentence claims).
+    """
+    C = cfg.n_embd
+    one = attention_flops(1, cfg)
+    bias = 3 * C + C  # c_attn's and c_proj's bias adds, per token
+    share = bias / (one["qkv"] + one["proj"])
+    if not share < 1e-3:
+        raise RuntimeError(f"inside the model: the bias adds are {share:.3%} of the projections, not under 0.1%")
+    return (f"**How the costs are counted.** A multiply-add counts as 2 FLOPs (one multiplication, one "
+            f"addition). Scaling counts 1 per score cell, and softmax is counted as 1 per cell too: a "
+            f"convention, since its exponential, sum and division cost more. The mask's overwrite counts "
+            f"nothing. The bias adds of c_attn and c_proj are left out: at GPT-2's size they are "
+            f"{_n(3 * C)} + {_n(C)} = {_n(bias)} adds per token, {share:.3%} of those two matrix products.\n")
+
+
+def input_text() -> str:
+    """The toy input's make-up, printed from the package (axes, position columns, ``n_embd``).
+
+    Raises ``RuntimeError`` if the word axes and position columns do not add up to ``TOY.n_embd``.
+    """
+    n_pos = positions(1).shape[1]
+    if len(AXES) + n_pos != TOY.n_embd or len(FEATURES) != TOY.n_embd:
+        raise RuntimeError(f"inside the model: {len(AXES)} axes + {n_pos} position numbers is not n_embd {TOY.n_embd}")
+    return (f"Each token's row of x: its word's **{len(AXES)} named axes** ({', '.join(AXES)}), then "
+            f"**{n_pos} position numbers**; **{TOY.n_embd} numbers per token** in all, the toy's n_embd "
+            f"(d_model).\n")
+
+
+def weights_text() -> str:
+    """Where the toy weights come from, and how closely the build checks the step-by-step walk."""
+    shapes = ", ".join(f"{name} {'×'.join(map(str, a.shape))}" for name, a in toy_weights().items())
+    return (f"The weights are drawn from `numpy.random.default_rng({SEED})` ({shapes}). On every build, the "
+            f"step-by-step walk below must match `multi_head_attention` to within {TOLERANCE:g} in every number "
+            f"(float64 rounding), or the build fails.\n")
