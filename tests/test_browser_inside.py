@@ -110,7 +110,7 @@ def test_scale_and_head_switch_show_the_packages_numbers(page_and_log, site_url)
     text = page.locator("#inside-explorer").inner_text()
     assert "768" in text and "2304" in text
     assert page.locator(".ins-grids table").count() == 0  # GPT-2 shows shapes and costs, not numbers
-    assert "12 × [1,024×1,024]" in page.locator(".ins-op").inner_text()
+    assert "12 × [1024×1024]" in page.locator(".ins-op").inner_text()  # shapes: plain digits
     assert "(1, 12, 1024, 64)" in page.locator(".ins-code").inner_text()
     page.click('.ins-stepbtn[data-step="1"]')
     assert "3.5 MFLOPs per token" in page.locator(".ins-op").inner_text()
@@ -214,3 +214,151 @@ def test_narrow_dark_and_reduced_motion(browser, site_url):
     assert page.eval_on_selector(".ins-next", "b => getComputedStyle(b).transitionDuration") == "0s"
     assert errors == []
     context.close()
+
+
+def active(page) -> str:
+    """What has the keyboard: a short description of document.activeElement."""
+    return page.evaluate("(() => { const a = document.activeElement; return a === document.body || !a ? 'BODY' : "
+                         "a.tagName + '.' + a.className + (a.dataset.fkey ? '#' + a.dataset.fkey : ''); })()")
+
+
+def test_arrow_keys_belong_to_the_explorer_only(page_and_log, site_url):
+    page, log = page_and_log
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, site_url, "#step=3")
+    # the code box scrolls with the keyboard and keeps its arrows
+    code = page.locator(".ins-code")
+    assert code.get_attribute("tabindex") == "0"
+    code.focus()
+    for key in ("ArrowRight", "ArrowLeft"):
+        page.keyboard.press(key)
+        assert state(page)["step"] == 3, f"{key} in the code box must not change the step"
+    # a word dropdown keeps its arrows too
+    page.locator('select[data-token="0"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert state(page)["step"] == 3
+    # a control of the explorer: the arrows move the steps
+    page.locator('.ins-head[data-head="0"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert state(page)["step"] == 4
+    # nothing focused, explorer in view: they still do
+    page.evaluate("document.activeElement.blur(); document.getElementById('inside-explorer').scrollIntoView()")
+    page.keyboard.press("ArrowLeft")
+    assert state(page)["step"] == 3
+    # reading far below the explorer: they do not
+    page.evaluate("document.activeElement.blur(); document.getElementById('code').scrollIntoView()")
+    page.keyboard.press("ArrowRight")
+    assert state(page)["step"] == 3, "a key pressed far below the explorer must not change its step"
+    # a wide table of the static steps that scrolls sideways keeps its arrows
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.evaluate("document.getElementById('inside-explorer').scrollIntoView()")
+    wide = page.evaluate("""(() => { for (const m of document.querySelectorAll('#inside-explorer .ins-matrix'))
+        if (m.scrollWidth > m.clientWidth + 1) { m.querySelector('.ins-rowbtn').focus(); return true; } return false; })()""")
+    assert wide, "at 375px some grid of step 3 should scroll sideways"
+    page.keyboard.press("ArrowRight")
+    assert state(page)["step"] == 3, "a grid that scrolls sideways keeps its arrow keys"
+    clean(log)
+
+
+def test_code_box_fits_at_1280_at_both_scales(page_and_log, site_url):
+    page, log = page_and_log
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_page(page, site_url, "#step=1")
+    fits = "(p => p.scrollWidth <= p.clientWidth + 1)"
+    assert page.eval_on_selector(".ins-code", fits), "toy scale: the code box overflows at 1280px"
+    page.click('.ins-scale[data-scale="gpt2"]')
+    assert page.eval_on_selector(".ins-code", fits), "GPT-2 scale: the code box overflows at 1280px"
+    assert "(1, 12, 1024, 64)" in page.locator(".ins-code").inner_text()
+    clean(log)
+
+
+def test_focus_survives_every_re_render(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=6")
+    # a word changed with the keyboard in its dropdown
+    page.locator('select[data-token="1"]').focus()
+    page.keyboard.press("ArrowDown")
+    assert state(page)["words"][1] != "boat", "the keyboard changed the word"
+    assert active(page) != "BODY" and page.evaluate("document.activeElement.dataset.token") == "1"
+    # right on a row button: the next step, focus on the same row of the new grid
+    page.locator('.ins-grids .ins-rowbtn[data-row="2"]').click()
+    page.keyboard.press("ArrowRight")
+    assert state(page)["step"] == 7 and active(page) != "BODY"
+    assert page.evaluate("document.activeElement.dataset.row") == "2", active(page)
+    # Enter on Next at step 6: Next becomes disabled, focus goes to a sensible control
+    page.click('.ins-stepbtn[data-step="6"]')
+    page.locator(".ins-next").focus()
+    page.keyboard.press("Enter")
+    assert state(page)["step"] == 7 and page.locator(".ins-next").is_disabled()
+    assert active(page) != "BODY", "focus fell to <body> after Next at step 6"
+    page.keyboard.press("ArrowLeft")  # and the keyboard still works from there
+    assert state(page)["step"] == 6
+    # Reset the input
+    page.locator(".ins-reset").focus()
+    page.keyboard.press("Enter")
+    assert state(page)["words"] == list(inside.WORDS) and "ins-reset" in active(page)
+    # a nudge keeps its button
+    page.locator('.ins-plus[data-feature="2"]').focus()
+    page.keyboard.press("Enter")
+    assert "plus-2" in active(page)
+    # "−" down to one token: the button becomes disabled, focus moves to "+"
+    page.locator(".ins-fewer").focus()
+    for _ in range(len(inside.WORDS) - 1):
+        page.keyboard.press("Enter")
+    assert len(state(page)["words"]) == 1 and page.locator(".ins-fewer").is_disabled()
+    assert "ins-more" in active(page), active(page)
+    clean(log)
+
+
+def test_sum_row_prints_the_computed_sum(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=6")
+    for row in range(len(inside.WORDS)):
+        page.click(f'.ins-grids .ins-rowbtn[data-row="{row}"]')
+        total = float(page.locator(".ins-breakdown .ins-total").get_attribute("data-v"))
+        assert total == pytest.approx(inside.compute()["weights"][0, row].sum(), abs=1e-12)
+        assert abs(total - 1.0) < 1e-12 and total == pytest.approx(sum(state(page)["weights"][0][row]), abs=0)
+    clean(log)
+
+
+def test_one_token_is_singular(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=2")
+    page.evaluate("window.insideModel.setTokens(1)")
+    text = page.locator("#inside-explorer").inner_text()
+    for wrong in ("1 tokens", "1 score cells", "1 cells"):
+        assert wrong not in text, f"{wrong!r} at one token"
+    assert "1 token:" in text and "1 score cell per head" in text
+    page.click('.ins-stepbtn[data-step="4"]')
+    assert "0 of 1 cell per head" in page.locator(".ins-op").inner_text()
+    clean(log)
+
+
+def test_gpt2_view_shows_only_what_applies(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=2")
+    page.click('.ins-scale[data-scale="gpt2"]')
+    op = page.locator(".ins-op code").inner_text()
+    assert page.locator("#inside-explorer").inner_text().count(op) == 1, "the operation is printed twice"
+    assert page.locator(".ins-head").evaluate_all("bs => bs.every(b => b.disabled)")
+    assert page.locator(".ins-fewer").is_disabled() and page.locator(".ins-more").is_disabled()
+    assert page.locator(".ins-tokens").inner_text() == "1,024"
+    assert not page.locator(".ins-input").is_visible() and page.locator(".ins-toynote").is_visible()
+    page.click('.ins-scale[data-scale="toy"]')
+    assert page.locator(".ins-tokens").inner_text() == "5" and page.locator(".ins-input").is_visible()
+    assert not page.locator(".ins-head").evaluate_all("bs => bs.some(b => b.disabled)")
+    clean(log)
+
+
+def test_the_address_follows_the_step_shown(page_and_log, site_url):
+    page, log = page_and_log
+    open_page(page, site_url, "#step=99")
+    assert state(page)["step"] == 7 and page.evaluate("location.hash") == "#step=7"
+    page.evaluate("location.hash = '#step=0'")
+    page.wait_for_function("window.insideModel.state().step === 1")
+    assert page.evaluate("location.hash") == "#step=1"
+    page.evaluate("location.hash = '#step=4'")
+    page.wait_for_function("window.insideModel.state().step === 4")
+    page.evaluate("location.hash = '#scores'")  # a section's anchor is left alone
+    assert state(page)["step"] == 4 and page.evaluate("location.hash") == "#scores"
+    clean(log)

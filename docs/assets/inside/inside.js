@@ -135,6 +135,10 @@
   var pointerNow = null;
   document.addEventListener("mousemove", function (e) { pointerNow = [e.clientX, e.clientY]; }, { passive: true });
 
+  // Counts of 1,000 or more get thousands separators; shapes keep plain digits (as inside.py prints them).
+  function count(n) { return n.toLocaleString("en"); }
+  function plural(n, word) { return count(n) + " " + (n === 1 ? word : word + "s"); }
+
   function labels() { return S.words.map(function (w, i) { return (i + 1) + " " + w; }); }
 
   // A matrix as a grid of coloured cells with values; rows are buttons that pick the row.
@@ -142,7 +146,7 @@
     var L = labels();
     var head = h("tr", null, [h("th", null, [])].concat(cols.map(function (c) { return h("th", { scope: "col", text: c }); })));
     var body = M.map(function (row, i) {
-      var btn = h("button", { type: "button", "class": "ins-rowbtn", "data-row": String(i),
+      var btn = h("button", { type: "button", "class": "ins-rowbtn", "data-row": String(i), "data-fkey": "row-" + name + "-" + i,
                               "aria-pressed": String(i === S.row), "aria-label": "row " + L[i] + ": show its breakdown",
                               onclick: function () { setRow(i); } }, [L[i]]);
       var tr = h("tr", { "class": i === S.row ? "ins-selected" : "", "data-row": String(i),
@@ -168,11 +172,18 @@
     });
     el.prev.disabled = S.step === STEP_MIN;
     el.next.disabled = S.step === STEP_MAX;
+    var toy = S.scale === "toy";
     el.scaleButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(b.dataset.scale === S.scale)); });
-    el.headButtons.forEach(function (b) { b.setAttribute("aria-pressed", String(Number(b.dataset.head) === S.head)); });
-    el.tokens.textContent = String(S.words.length);
-    el.fewer.disabled = S.words.length <= 1;
-    el.more.disabled = S.words.length >= data.toy.max_tokens;
+    // At GPT-2 scale only shapes and costs are shown: the head, the tokens and the input change nothing there.
+    el.headButtons.forEach(function (b) {
+      b.setAttribute("aria-pressed", String(toy && Number(b.dataset.head) === S.head));
+      b.disabled = !toy;
+    });
+    el.tokens.textContent = toy ? count(S.words.length) : count(data.gpt2.n_ctx);
+    el.fewer.disabled = !toy || S.words.length <= 1;
+    el.more.disabled = !toy || S.words.length >= data.toy.max_tokens;
+    el.toyNote.hidden = toy;
+    el.input.hidden = !toy;
     root.dataset.scale = S.scale;
   }
 
@@ -207,20 +218,20 @@
       h("p", null, ["GPT-2 small: ", h("strong", { text: g.n_embd + " " }), "numbers per token, ", h("strong", { text: g.n_head + " " }),
                     "heads of ", h("strong", { text: g.head_size + "" }), ", c_attn ", h("strong", { text: g.c_attn[0] + " × " + g.c_attn[1] }),
                     ", c_proj " + g.c_proj[0] + " × " + g.c_proj[1] + "."]),
-      h("p", { text: "Shown at its full context of " + g.n_ctx.toLocaleString("en") + " tokens. The numbers themselves are too many to draw: this step works on " +
-                     c.op + "." })
+      h("p", { text: "Shown at its full context of " + plural(g.n_ctx, "token") + ". This step's numbers are too many to draw" +
+                     (c.flops ? " (" + c.cost + ")" : "") + ": switch to toy scale to see them." })
     ]);
   }
 
   function growthLine() {
     var G = data.growth, T = S.words.length, cells = G[T - 1].cells;
-    var parts = [h("span", { text: T + (T === 1 ? " token: " : " tokens: ") + cells + " score cells per head. " })];
+    var parts = [h("span", { text: plural(T, "token") + ": " + plural(cells, "score cell") + " per head. " })];
     if (2 * T <= G.length) {
       var c2 = G[2 * T - 1].cells;
-      parts.push(h("span", { text: "Double to " + 2 * T + " tokens: " + c2 + " cells, ×" + (c2 / cells) + "." }));
+      parts.push(h("span", { text: "Double to " + plural(2 * T, "token") + ": " + plural(c2, "cell") + ", ×" + (c2 / cells) + "." }));
     } else if (T % 2 === 0) {
       var c1 = G[T / 2 - 1].cells;
-      parts.push(h("span", { text: "Half as many (" + T / 2 + " tokens): " + c1 + " cells, so doubling gave ×" + (cells / c1) + "." }));
+      parts.push(h("span", { text: "Half as many (" + plural(T / 2, "token") + "): " + plural(c1, "cell") + ", so doubling gave ×" + (cells / c1) + "." }));
     }
     return h("p", { "class": "ins-growth" }, parts);
   }
@@ -229,10 +240,11 @@
     var step = data.steps[S.step - 1], c = costs()[S.step - 1];
     el.title.textContent = "Step " + S.step + " of 7: " + step.title;
     el.text.replaceChildren.apply(el.text, explanation(step.id));
-    var scaleName = S.scale === "toy" ? "toy, " + S.words.length + " tokens" : "GPT-2, " + data.gpt2.n_ctx.toLocaleString("en") + " tokens";
+    var scaleName = S.scale === "toy" ? "toy, " + plural(S.words.length, "token") : "GPT-2, " + plural(data.gpt2.n_ctx, "token");
     el.op.replaceChildren(
       h("span", { "class": "ins-tag", text: scaleName }), " ", h("code", { text: c.op }), " · ",
-      h("strong", { text: c.cost }), c.per_token ? " · " + c.per_token : ""
+      h("strong", { text: c.cost }), c.per_token ? " · " + c.per_token : "",
+      c.note ? h("span", { "class": "ins-note", text: " (" + c.note + ")" }) : null
     );
     var kids = S.scale === "toy" ? stepGrids() : [gpt2Box()];
     if (S.step === 2 && S.scale === "toy") kids.push(growthLine());
@@ -246,8 +258,9 @@
       return;
     }
     var r = S.r, hd = S.head, L = labels();
-    var rows = [];
+    var rows = [], total = 0;
     for (var j = 0; j < S.words.length; j++) {
+      total += r.weights[hd][i][j];
       var w = r.weights[hd][i][j];
       var term = r.v[hd][j].map(function (x) { return w * x; });
       rows.push(h("tr", { "class": j > i ? "ins-future" : "" }, [
@@ -255,7 +268,7 @@
         h("td", { "class": "ins-vec", text: j > i ? "hidden (future)" : "[" + term.map(function (x) { return fmt(x, 3); }).join(", ") + "]" })
       ]));
     }
-    rows.push(h("tr", { "class": "ins-sum" }, [h("th", { scope: "row", text: "sum" }), h("td"), h("td", { text: "1" }),
+    rows.push(h("tr", { "class": "ins-sum" }, [h("th", { scope: "row", text: "sum" }), h("td"), h("td", { "class": "ins-total", "data-v": String(total), text: fmt(total) }),
       h("td", { "class": "ins-vec ins-out", text: "[" + r.heads[hd][i].map(function (x) { return fmt(x, 3); }).join(", ") + "]" })]));
     el.rowPanel.replaceChildren(
       h("h4", { text: "Row breakdown: " + L[i] + " (head " + (hd + 1) + ")" }),
@@ -276,18 +289,27 @@
         ln.code, ln.shape ? h("span", { "class": "ins-shape", text: "  # " + ln.shape }) : null, "\n"
       ]);
     }));
-    el.codeNote.textContent = "Shapes at " + (S.scale === "toy" ? "toy scale, T = " + S.words.length : "GPT-2 scale, T = " + data.gpt2.n_ctx.toLocaleString("en")) +
+    el.codeNote.textContent = "Shapes at " + (S.scale === "toy" ? "toy scale, T = " + S.words.length : "GPT-2 scale, T = " + data.gpt2.n_ctx) +
       "; the highlighted line (▶) does step " + S.step + ".";
   }
 
   function renderInput() {
     var vocab = Object.keys(data.toy.vocab);
-    el.words.replaceChildren.apply(el.words, S.words.map(function (w, i) {
-      var sel = h("select", { "aria-label": "word of token " + (i + 1), "data-token": String(i),
-                              onchange: function (e) { setWord(i, e.target.value); } },
-                  vocab.map(function (v) { var o = h("option", { value: v, text: v }); if (v === w) o.selected = true; return o; }));
-      return h("label", { "class": "ins-word" + (i === S.row ? " ins-selected" : "") }, [h("span", { text: "token " + (i + 1) }), sel]);
-    }));
+    var labelsNow = el.words.querySelectorAll(".ins-word");
+    if (labelsNow.length === S.words.length) { // same tokens: keep the elements (and the focus), update them
+      labelsNow.forEach(function (lab, i) {
+        lab.className = "ins-word" + (i === S.row ? " ins-selected" : "");
+        var sel = lab.querySelector("select");
+        if (sel.value !== S.words[i]) sel.value = S.words[i];
+      });
+    } else {
+      el.words.replaceChildren.apply(el.words, S.words.map(function (w, i) {
+        var sel = h("select", { "aria-label": "word of token " + (i + 1), "data-token": String(i), "data-fkey": "word-" + i,
+                                onchange: function (e) { setWord(i, e.target.value); } },
+                    vocab.map(function (v) { var o = h("option", { value: v, text: v }); if (v === w) o.selected = true; return o; }));
+        return h("label", { "class": "ins-word" + (i === S.row ? " ins-selected" : "") }, [h("span", { text: "token " + (i + 1) }), sel]);
+      }));
+    }
     var i = Math.min(S.row, S.words.length - 1);
     var feats = data.toy.features;
     el.nudges.replaceChildren(
@@ -295,21 +317,48 @@
       h("div", { "class": "ins-nudge-grid" }, feats.map(function (f, j) {
         return h("div", { "class": "ins-nudge" }, [
           h("span", { "class": "ins-feat", text: f }),
-          h("button", { type: "button", "class": "ins-minus", "data-feature": String(j), "aria-label": "nudge " + f + " of token " + (i + 1) + " down by 0.1",
+          h("button", { type: "button", "class": "ins-minus", "data-feature": String(j), "data-fkey": "minus-" + j, "aria-label": "nudge " + f + " of token " + (i + 1) + " down by 0.1",
                         onclick: function () { nudge(i, j, -0.1); } }, ["−"]),
           h("output", { "class": "ins-xval", text: fmt(S.r.x[i][j]) }),
-          h("button", { type: "button", "class": "ins-plus", "data-feature": String(j), "aria-label": "nudge " + f + " of token " + (i + 1) + " up by 0.1",
+          h("button", { type: "button", "class": "ins-plus", "data-feature": String(j), "data-fkey": "plus-" + j, "aria-label": "nudge " + f + " of token " + (i + 1) + " up by 0.1",
                         onclick: function () { nudge(i, j, 0.1); } }, ["+"])
         ]);
       })),
-      h("button", { type: "button", "class": "ins-reset", onclick: resetInput }, ["Reset the input"])
+      h("button", { type: "button", "class": "ins-reset", "data-fkey": "reset", onclick: resetInput }, ["Reset the input"])
     );
+  }
+
+  // Every re-render keeps the keyboard where it was: the same element if it survived and can take
+  // focus, else the equivalent control (the same row of another grid, the same word), else a sensible neighbour.
+  function focusable(n) { return n && root.contains(n) && !n.disabled && !n.closest("[hidden]"); }
+  function focusPlan() {
+    var a = document.activeElement;
+    if (!a || !root.contains(a) || a === root) return null;
+    return { node: a, key: a.getAttribute("data-fkey"), row: a.classList.contains("ins-rowbtn") };
+  }
+  function restoreFocus(plan) {
+    if (!plan) return;
+    if (document.activeElement === plan.node && focusable(plan.node)) return;
+    var c = [plan.node];
+    if (plan.key) c.push(root.querySelector('[data-fkey="' + plan.key + '"]'));
+    if (plan.row) c.push(root.querySelector('.ins-rowbtn[data-row="' + S.row + '"]'));
+    if (plan.node === el.next) c.push(el.prev);
+    if (plan.node === el.prev) c.push(el.next);
+    if (plan.node === el.fewer) c.push(el.more);
+    if (plan.node === el.more) c.push(el.fewer);
+    if (plan.key && /^word-|^minus-|^plus-/.test(plan.key)) c.push(root.querySelector('[data-fkey="word-0"]'));
+    c.push(el.stepButtons[S.step - 1]);
+    for (var n = 0; n < c.length; n++) {
+      if (focusable(c[n])) { if (document.activeElement !== c[n]) c[n].focus(); return; }
+    }
   }
 
   function render() {
     S.row = Math.min(S.row, S.words.length - 1);
     pointerAtRender = pointerNow;
+    var plan = focusPlan();
     renderNav(); renderStage(); renderRow(); renderCode(); renderInput();
+    restoreFocus(plan);
   }
 
   // ------------------------------------------------------------------ state changes
@@ -317,10 +366,11 @@
   function recompute() { S.r = compute(S.words, S.nudge); }
   function zeros() { return [0, 0, 0, 0, 0, 0, 0, 0].slice(0, data.toy.n_embd); }
 
-  function setStep(n, fromHash) {
-    n = Math.max(STEP_MIN, Math.min(STEP_MAX, Math.round(Number(n)) || STEP_MIN));
-    S.step = n;
-    if (!fromHash) history.replaceState(null, "", "#step=" + n);
+  function clampStep(n) { return Math.max(STEP_MIN, Math.min(STEP_MAX, Math.round(Number(n)) || STEP_MIN)); }
+  function setStep(n) {
+    S.step = clampStep(n);
+    // the address always names the step shown (a link to #step=99 becomes #step=7)
+    if (location.hash !== "#step=" + S.step) history.replaceState(null, "", "#step=" + S.step);
     render();
   }
   function setScale(s) { S.scale = s === "gpt2" ? "gpt2" : "toy"; render(); }
@@ -328,10 +378,11 @@
   function setRow(i) {
     if (i === S.row) return;
     S.row = Math.max(0, Math.min(S.words.length - 1, i));
-    var focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.row : null;
+    var a = document.activeElement, grid = a && a.classList.contains("ins-rowbtn") ? a.closest("table") : null;
+    var name = grid ? grid.getAttribute("data-name") : null;
     render();
-    if (focused != null) {
-      var again = root.querySelector('.ins-rowbtn[data-row="' + S.row + '"]');
+    if (name) { // the keyboard moved the row: follow it in the same grid
+      var again = root.querySelector('[data-fkey="row-' + name + "-" + S.row + '"]');
       if (again) again.focus();
     }
   }
@@ -346,8 +397,6 @@
   }
   function nudge(i, j, by) {
     S.nudge[i][j] += by; recompute(); render();
-    var again = root.querySelector((by > 0 ? ".ins-plus" : ".ins-minus") + '[data-feature="' + j + '"]');
-    if (again) again.focus();
   }
   function resetInput() { setWords(data.toy.words); }
   function setTokens(T) {
@@ -357,9 +406,9 @@
     recompute(); render();
   }
 
-  function stepFromHash() {
-    var m = /step=(\d+)/.exec(location.hash);
-    return m ? Number(m[1]) : null;
+  function stepFromHash() { // "#step=N" (any N: setStep clamps it), else null (another anchor of the page)
+    var m = /^#step=([^&]*)$/.exec(location.hash);
+    return m ? m[1] : null;
   }
 
   // ------------------------------------------------------------------ the skeleton
@@ -390,12 +439,16 @@
     el.codeNote = h("p", { "class": "ins-codenote" });
     el.words = h("div", { "class": "ins-words" });
     el.nudges = h("div", { "class": "ins-nudges" });
+    el.input = h("div", { "class": "ins-input" }, [h("h4", { text: "The input (toy scale)" }), el.words, el.nudges]);
+    el.toyNote = h("p", { "class": "ins-toynote", hidden: "" },
+                   ["At GPT-2 scale the page shows shapes and costs only: the head, the tokens and the input apply at toy scale."]);
 
     var app = h("div", { "class": "ins-ui" }, [
       h("div", { "class": "ins-toolbar" }, [
         h("div", { "class": "ins-group", role: "group", "aria-label": "scale" }, [h("span", { text: "Scale " })].concat(el.scaleButtons)),
         h("div", { "class": "ins-group", role: "group", "aria-label": "head" }, [h("span", { text: "Head " })].concat(el.headButtons)),
-        h("div", { "class": "ins-group", role: "group", "aria-label": "tokens" }, [h("span", { text: "Tokens " }), el.fewer, el.tokens, el.more])
+        h("div", { "class": "ins-group", role: "group", "aria-label": "tokens" }, [h("span", { text: "Tokens " }), el.fewer, el.tokens, el.more]),
+        el.toyNote
       ]),
       h("nav", { "class": "ins-steps", "aria-label": "steps (or use the left and right arrow keys)" }, [el.prev].concat(steps, [el.next])),
       h("div", { "class": "ins-main" }, [
@@ -406,16 +459,38 @@
             h("pre", { "class": "ins-code", tabindex: "0" }, [el.code]), el.codeNote])
         ])
       ]),
-      h("div", { "class": "ins-input" }, [h("h4", { text: "The input (toy scale)" }), el.words, el.nudges])
+      el.input
     ]);
     root.replaceChildren(app);
     root.classList.add("ins-ready");
   }
 
+  // Does a left/right key belong to the element that has it? Form fields, the code box and any region
+  // that really scrolls sideways keep their arrow keys.
+  function keepsArrows(t) {
+    for (var n = t; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      var tag = n.tagName;
+      if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || tag === "PRE" || n.isContentEditable) return true;
+      if (n.scrollWidth > n.clientWidth + 1 && /auto|scroll/.test(getComputedStyle(n).overflowX)) return true;
+      if (n === root) return false;
+    }
+    return false;
+  }
+  // With nothing focused, the arrows move the steps only while the explorer fills a good part of the screen.
+  function explorerInView() {
+    var b = root.getBoundingClientRect(), vh = window.innerHeight || document.documentElement.clientHeight;
+    var seen = Math.min(b.bottom, vh) - Math.max(b.top, 0);
+    return seen >= Math.min(b.height, vh) / 3;
+  }
+  function arrowsMoveSteps(t) {
+    if (!t || t === document.body || t === document.documentElement) return explorerInView();
+    return root.contains(t) && !keepsArrows(t);
+  }
+
   function onKey(e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
-    var t = e.target, tag = t && t.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable)) return;
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.defaultPrevented) return;
+    var t = e.target;
+    if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && !arrowsMoveSteps(t)) return;
     if (e.key === "ArrowRight") { setStep(S.step + 1); e.preventDefault(); }
     else if (e.key === "ArrowLeft") { setStep(S.step - 1); e.preventDefault(); }
     else if ((e.key === "ArrowDown" || e.key === "ArrowUp") && t.classList && t.classList.contains("ins-rowbtn")) {
@@ -431,10 +506,9 @@
     recompute();
     build();
     var n = stepFromHash();
-    S.step = n ? Math.max(STEP_MIN, Math.min(STEP_MAX, n)) : 1;
-    render();
+    if (n !== null) setStep(n); else render();
     document.addEventListener("keydown", onKey);
-    window.addEventListener("hashchange", function () { var m = stepFromHash(); if (m) setStep(m, true); });
+    window.addEventListener("hashchange", function () { var m = stepFromHash(); if (m !== null) setStep(m); });
     window.insideModel = {
       ready: true,
       state: function () {
