@@ -8,6 +8,7 @@ page's grading (docs/assets/exam/exam.js) is checked against the Python grader
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -180,8 +181,21 @@ def edge_responses(q: exam.Question) -> list:
         others = [o.key for o in q.options if o.key not in a]
         return [a, a[::-1], a[:-1], a + others[:1], [], a + a, q.answer[0]]
     v, tol = q.answer, q.tol
+    g = f"{v:g}"
     return [repr(v), str(v + tol), str(v - tol), str(v + tol + 1e-6), str(v - tol - 1e-6),
-            f"{v:,.3f}", f"{v:.3f}".replace(".", ","), f" {v:g} ", f"{v:e}", "", "abc", "1e999", str(v + 1)]
+            f"{v:,.3f}", f"{v:.3f}".replace(".", ","), f" {v:g} ", f"{v:e}", "", "abc", "1e999", str(v + 1),
+            # other scripts' digits and invisible characters: both graders normalise them alike
+            g.translate(FULLWIDTH), g.translate(ARABIC), g.translate(DEVANAGARI),
+            *(g[:1] + ch + g[1:] for ch in INVISIBLE),
+            "１４７４５６", "١٤٧٤٥٦", "147\x1c456", "147\ufeff456"]
+
+
+#: Full-width digits and signs (NFKC makes them ASCII), and digits NFKC leaves alone.
+FULLWIDTH = str.maketrans("0123456789.,+-e", "０１２３４５６７８９．，＋－ｅ")
+ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+DEVANAGARI = str.maketrans("0123456789", "०१२३४५६७८९")
+#: Characters between digits: separators, a no-break and a thin space, zero-width and control characters.
+INVISIBLE = ("\x1c", "\x1f", "\x85", "\ufeff", "\u200b", "\u00a0", "\u202f", "\u2009", "\u3000", "\t", "\v")
 
 
 def test_page_and_python_grade_alike(page_and_log, site_url):
@@ -213,6 +227,15 @@ def test_page_and_python_grade_alike(page_and_log, site_url):
         assert (score, passed) == exam.grade(case), case
         assert pct == exam.percent(score, N)
         assert per_q == [q.qid in case and exam.is_correct(q, case[q.qid]) for q in QS], case
+
+    typed = sorted({r for q in QS if q.kind == "numeric" for r in edge_responses(q)})
+    parsed = page.evaluate("ts => ts.map(t => window.attentionExam.parseNumber(t))", typed)
+    assert parsed == [exam.parse_number(t) for t in typed]
+    assert exam.parse_number("１４７４５６") == 147456 and exam.parse_number("١٤٧٤٥٦") is None
+
+    label_sets = [[o.label for o in q.options[:k]] for q in QS for k in range(len(q.options) + 1)]
+    joined = page.evaluate("ls => ls.map(l => window.attentionExam.joinLabels(l))", label_sets)
+    assert joined == [exam._join_labels(ls) for ls in label_sets]
     assert_clean(log)
 
 
@@ -254,3 +277,119 @@ def test_narrow_screen_and_both_schemes(browser, site_url, scheme):
         assert outline not in ("none", ""), outline
     finally:
         context.close()
+
+
+def test_enter_in_an_answer_box_does_not_grade(page_and_log, site_url):
+    page, log = page_and_log
+    fetched = []
+    page.on("request", lambda req: fetched.append(req.url) if exam.DATA_PATH in req.url else None)
+    open_exam(page, site_url)
+    url = page.url
+    numeric = next(q for q in QS if q.kind == "numeric")
+    single = next(q for q in QS if q.kind == "single")
+    page.focus(f"#q-{numeric.qid}-input")
+    page.keyboard.type("12")
+    page.keyboard.press("Enter")
+    page.focus(f"#q-{single.qid}-{single.options[0].key}")
+    page.keyboard.press("Space")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)  # a grade, had it started, would fetch the answers and show the result
+    assert page.locator(".exam-result").is_hidden()
+    assert "score" not in page.inner_text(".exam-status").lower()
+    assert page.url == url and fetched == []
+    assert page.input_value(f"#q-{numeric.qid}-input") == "12"  # nothing reloaded
+    page.click("button.exam-grade")  # the button still grades
+    page.wait_for_selector(".exam-result:not([hidden])")
+    assert fetched
+    assert_clean(log)
+
+
+def test_stale_progress_is_removed_on_load(page_and_log, site_url):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    current = "attention-workshop/final-exam/" + exam.version()
+    page.evaluate("""() => {
+        localStorage.setItem('attention-workshop/final-exam/000000000000', '{"answers": {}, "graded": true}');
+        localStorage.setItem('attention-workshop/final-exam/old', 'not even JSON');
+        localStorage.setItem('attention-workshop/inside-the-model', 'another page keeps its own');
+    }""")
+    page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # saves progress under the current version
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    keys = page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('attention-workshop/')).sort()")
+    assert keys == sorted([current, "attention-workshop/inside-the-model"]), keys
+    assert page.is_checked(f"#q-{QS[0].qid}-{QS[0].options[0].key}")
+    assert_clean(log)
+
+
+def test_review_reads_without_doubled_punctuation(page_and_log, site_url):
+    page, log = page_and_log
+    open_exam(page, site_url)
+    for q in QS:  # tick every option of the multiple-choice questions: whole sentences in the review
+        if q.kind == "multiple":
+            for o in q.options:
+                page.check(f"#q-{q.qid}-{o.key}")
+    page.click("button.exam-grade")
+    page.wait_for_selector(".exam-result:not([hidden])")
+    text = page.inner_text(".exam-review")
+    assert not re.search(r"[.!?][;,]", text), re.search(r".{40}[.!?][;,].{40}", text)
+    assert_clean(log)
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    c = [x / 255 for x in rgb]
+    c = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG contrast ratio of two opaque CSS colours given as rgb(...) strings."""
+    parse = lambda s: tuple(float(v) for v in re.findall(r"[\d.]+", s)[:3])  # noqa: E731
+    a, b = sorted((_luminance(parse(fg)), _luminance(parse(bg))))
+    return (b + 0.05) / (a + 0.05)
+
+
+BUTTONS = ("button.exam-grade", "button.exam-clear", "button.exam-retake")
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_buttons_meet_aa_at_rest_hovered_and_focused(browser, site_url, scheme):
+    """Every exam button, in every state, in both schemes: axe finds no contrast problem and the
+    text-on-fill ratio is at least 4.5:1 (computed here from the page's own colours)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    axe = Axe()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme,
+                                  reduced_motion="reduce")  # no colour transition half-way
+    page = context.new_page()
+    problems = []
+    try:
+        open_exam(page, site_url)
+        page.click("button.exam-grade")  # shows the result, and with it the Retake button
+        page.wait_for_selector(".exam-result:not([hidden])")
+        want = "slate" if scheme == "dark" else "default"
+        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == want
+        page_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        for selector in BUTTONS:
+            for state in ("rest", "hover", "focus", "focus+hover"):
+                page.mouse.move(0, 0)
+                page.evaluate("() => document.activeElement && document.activeElement.blur()")
+                if "focus" in state:
+                    page.focus(selector)
+                if "hover" in state:
+                    page.hover(selector)
+                page.wait_for_timeout(50)
+                fg, bg = page.evaluate(
+                    "s => { const c = getComputedStyle(document.querySelector(s));"
+                    " return [c.color, c.backgroundColor]; }", selector)
+                fill = page_bg if bg in ("rgba(0, 0, 0, 0)", "transparent") else bg
+                ratio = contrast(fg, fill)
+                if ratio < 4.5:
+                    problems.append(f"{selector} [{state}]: {fg} on {fill} is {ratio:.2f}:1")
+                result = axe.run(page, context=".exam-actions, .exam-retake",
+                                 options={"runOnly": ["color-contrast"], "resultTypes": ["violations"]})
+                for v in result.response["violations"]:
+                    problems.append(f"{selector} [{state}]: axe {v['id']} on {[n['target'] for n in v['nodes']]}")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)

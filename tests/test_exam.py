@@ -390,7 +390,7 @@ def test_self_explanation_quotes_diagonal_against_the_rest():
     text = QS["self"].explanation
     for i, word in enumerate(SENT_RIVER):
         other = max(float(w[i, j]) for j in range(len(SENT_RIVER)) if j != i)
-        assert f"{word} {float(w[i, i]):.3f} on itself, at most {other:.3f} on another word" in text, (word, text)
+        assert f'"{word}" {float(w[i, i]):.3f} on itself, at most {other:.3f} on another word' in text, (word, text)
     assert "usually" not in text
 
 

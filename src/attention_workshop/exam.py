@@ -212,7 +212,7 @@ def _q_self(r) -> Question:
     if answer == opts[0].key and not (np.diag(s) > np.where(others, s, -np.inf).max(axis=1)).all():
         raise ValueError("the simple-attention question says each word's own score is its largest; the build disagrees")
     rows = "; ".join(
-        f"{word} {_f(w[i, i])} on itself, at most {_f(np.max(w[i][others[i]]))} on another word "
+        f"\"{word}\" {_f(w[i, i])} on itself, at most {_f(np.max(w[i][others[i]]))} on another word "
         f"(score {_f(s[i, i], 2)} with itself, at most {_f(np.max(s[i][others[i]]), 2)} with another)"
         for i, word in enumerate(sent))
     return Question(

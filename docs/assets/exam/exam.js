@@ -10,13 +10,15 @@
 
   // ------------------------------------------------------------------ grading (mirrors exam.py)
 
-  var THOUSANDS = /^[+-]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?$/;
-  var DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
-  var NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+  // After NFKC, only these count as spaces (exam.py's _SPACES); digits are ASCII only.
+  var SPACES = /[ \t\n\r\f\v]+/g;
+  var THOUSANDS = /^[+-]?[1-9][0-9]{0,2}(,[0-9]{3})+(\.[0-9]+)?$/;
+  var DECIMAL_COMMA = /^[+-]?[0-9]+,[0-9]+$/;
+  var NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
 
-  /** A typed number, or null: spaces ignored, 147,456 and 0,5 understood. */
+  /** A typed number, or null: NFKC first, spaces ignored, 147,456 and 0,5 understood. */
   function parseNumber(text) {
-    var s = String(text).replace(/\s+/g, "");
+    var s = String(text).normalize("NFKC").replace(SPACES, "");
     if (THOUSANDS.test(s)) s = s.replace(/,/g, "");
     else if (DECIMAL_COMMA.test(s)) s = s.replace(",", ".");
     if (!NUMBER.test(s)) return null;
@@ -52,7 +54,13 @@
              percent: (100 * score / n).toFixed(1), correct: correct };
   }
 
-  window.attentionExam = { parseNumber: parseNumber, isCorrect: isCorrect, grade: grade };
+  /** Option labels as one line (exam.py's _join_labels): sentences follow each other, short labels take "; ". */
+  function joinLabels(labels) {
+    var sentences = labels.length > 0 && labels.every(function (l) { return /[.?!]$/.test(l); });
+    return labels.join(sentences ? " " : "; ");
+  }
+
+  window.attentionExam = { parseNumber: parseNumber, isCorrect: isCorrect, grade: grade, joinLabels: joinLabels };
 
   // ------------------------------------------------------------------ the page
 
@@ -64,7 +72,8 @@
   var resultTitle = form.querySelector("#exam-result-title");
   var scoreLine = form.querySelector(".exam-score");
   var review = form.querySelector(".exam-review");
-  var storageKey = "attention-workshop/final-exam/" + form.getAttribute("data-version");
+  var storagePrefix = "attention-workshop/final-exam/";
+  var storageKey = storagePrefix + form.getAttribute("data-version");
   var dataUrl = form.querySelector("a.exam-data").href;
   var dataPromise = null;
 
@@ -123,6 +132,18 @@
     } catch (e) { return null; }
   }
 
+  /** Saved progress of an earlier version of the exam (another answers hash) can never come back: drop it. */
+  function forgetStale() {
+    try {
+      var stale = [];
+      for (var i = 0; i < localStorage.length; i++) {
+        var k = localStorage.key(i);
+        if (k && k.indexOf(storagePrefix) === 0 && k !== storageKey) stale.push(k);
+      }
+      stale.forEach(function (k) { localStorage.removeItem(k); });
+    } catch (e) { /* storage may be off: nothing to tidy */ }
+  }
+
   function forget() {
     try { localStorage.removeItem(storageKey); } catch (e) { /* nothing to forget */ }
   }
@@ -138,8 +159,8 @@
     if (response === undefined) return "no answer";
     if (fs.getAttribute("data-kind") === "numeric") return response.trim();
     var keys = Array.isArray(response) ? response : [response];
-    return inputsOf(fs).filter(function (i) { return keys.indexOf(i.value) >= 0; })
-      .map(function (i) { return i.parentNode.textContent.trim(); }).join("; ");
+    return joinLabels(inputsOf(fs).filter(function (i) { return keys.indexOf(i.value) >= 0; })
+      .map(function (i) { return i.parentNode.textContent.trim(); }));
   }
 
   function render(data, answers, g) {
@@ -206,8 +227,10 @@
     first.focus();
   }
 
-  form.addEventListener("submit", function (ev) {
-    ev.preventDefault();
+  // Only the Grade button grades. The form has no submit button, and should a browser submit it
+  // anyway (Enter in an answer box), nothing happens: no reload, no grade.
+  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
+  form.querySelector(".exam-grade").addEventListener("click", function () {
     gradeNow(true).catch(function () { /* reported in the status line */ });
   });
   function edited() {
@@ -226,6 +249,7 @@
     reset("A fresh start: every answer is cleared.");
   });
 
+  forgetStale();
   var saved = restore();
   if (saved) {
     fill(saved.answers);
