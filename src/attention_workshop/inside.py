@@ -500,14 +500,14 @@ def input_text() -> str:
     n_pos = positions(1).shape[1]
     if len(AXES) + n_pos != TOY.n_embd or len(FEATURES) != TOY.n_embd:
         raise RuntimeError(f"inside the model: {len(AXES)} axes + {n_pos} position numbers is not n_embd {TOY.n_embd}")
-    return (f"Each token's row of x: its word's **{len(AXES)} named axes** ({', '.join(AXES)}), then "
+    return (f"Each token's row of `x`: its word's **{len(AXES)} named axes** ({', '.join(AXES)}), then "
             f"**{n_pos} position numbers**; **{TOY.n_embd} numbers per token** in all, the toy's n_embd "
             f"(d_model).\n")
 
 
 def weights_text() -> str:
     """Where the toy weights come from, and how closely the build checks the step-by-step walk."""
-    shapes = ", ".join(f"{name} {'×'.join(map(str, a.shape))}" for name, a in toy_weights().items())
+    shapes = ", ".join(f"`{name}` {'×'.join(map(str, a.shape))}" for name, a in toy_weights().items())
     return (f"The weights are drawn from `numpy.random.default_rng({SEED})` ({shapes}). On every build, the "
             f"step-by-step walk below must match `multi_head_attention` to within {TOLERANCE:g} in every number "
             f"(float64 rounding), or the build fails.\n")

@@ -213,13 +213,12 @@
   }
 
   function gpt2Box() {
-    var g = data.gpt2, c = data.gpt2.costs[S.step - 1];
+    var g = data.gpt2;
     return h("div", { "class": "ins-gpt2" }, [
       h("p", null, ["GPT-2 small: ", h("strong", { text: g.n_embd + " " }), "numbers per token, ", h("strong", { text: g.n_head + " " }),
                     "heads of ", h("strong", { text: g.head_size + "" }), ", c_attn ", h("strong", { text: g.c_attn[0] + " × " + g.c_attn[1] }),
                     ", c_proj " + g.c_proj[0] + " × " + g.c_proj[1] + "."]),
-      h("p", { text: "Shown at its full context of " + plural(g.n_ctx, "token") + ". This step's numbers are too many to draw" +
-                     (c.flops ? " (" + c.cost + ")" : "") + ": switch to toy scale to see them." })
+      h("p", { text: "Shown at its full context of " + plural(g.n_ctx, "token") + ". Its numbers are too many to draw: switch to toy scale to see them." })
     ]);
   }
 
