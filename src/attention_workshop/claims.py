@@ -49,7 +49,8 @@ CLAIMS: tuple[Claim, ...] = (
     Claim("softmax.max_trick_changes_nothing", "subtracting the maximum changes nothing but overflow",
           lambda r: r.data["softmax"]["naive_vs_stable_small"] <= 1e-15
           and bool(np.isfinite(r.data["softmax"]["w_big"]).all())),
-    Claim("simple.self_attention_dominates", "with nothing learned, each word looks most at itself",
+    Claim("simple.self_attention_dominates",
+          "on the workshop's two sentences, each word's largest single share is on itself",
           lambda r: all(bool((np.argmax(r.data["simple"][k]["weights"], axis=1) == np.arange(len(r.data["simple"][k]["weights"]))).all())
                         for k in ("first", "contrast")), default_only=True),
     Claim("simple.bank_moves_to_water", "in 'the river bank', bank's output moves toward water",
@@ -62,6 +63,8 @@ CLAIMS: tuple[Claim, ...] = (
           lambda r: int(np.argmax(r.data["wired_head"]["weights"][-1])) == 1, default_only=True),
     Claim("sqrt_dk.variance_grows", "the variance of raw dot products grows with d_k",
           lambda r: bool(np.all(np.diff(r.data["sqrt_dk"]["var_raw"]) > 0))),
+    Claim("sqrt_dk.variance_follows_dk", "without scaling, the variance of q.k is within 5% of d_k at every d_k",
+          lambda r: bool(np.all(np.abs(r.data["sqrt_dk"]["var_raw"] / r.data["sqrt_dk"]["dk"] - 1) < 0.05))),
     Claim("sqrt_dk.scaled_variance_near_one", "scaling keeps the variance near 1",
           lambda r: bool(np.all(np.abs(r.data["sqrt_dk"]["var_scaled"] - 1) < 0.2))),
     Claim("sqrt_dk.raw_saturates", "without scaling, softmax approaches one-hot as d_k grows",
@@ -141,8 +144,20 @@ CLAIMS = CLAIMS + (
           lambda r: r.data["simple_limits"]["lean"]["first"][1] > 0 > r.data["simple_limits"]["lean"]["contrast"][1]
           and r.data["simple_limits"]["lean"]["first"][0] == 0 == r.data["simple_limits"]["lean"]["contrast"][0],
           default_only=True),
+    Claim("simple_limits.self_below_half", "no word keeps half of its attention for itself, in either sentence",
+          lambda r: all(bool((np.diag(r.data["simple"][k]["weights"]) < 0.5).all()) for k in ("first", "contrast")),
+          default_only=True),
+    Claim("simple_limits.own_dot_largest", "each word's dot with itself (its squared length) beats its dot with any other word",
+          lambda r: bool((r.data["simple_limits"]["self_dot"] > r.data["simple_limits"]["best_other_dot"]).all()),
+          default_only=True),
+    Claim("simple_limits.longer_neighbour_wins",
+          "in 'the vault bank', the longer bank outscores vault's own row and gets more of vault's attention",
+          lambda r: (lambda d: d["neighbour"] == "bank" and d["len_other"] > d["len_self"]
+                     and d["other_dot"] > d["self_dot"] and d["other_w"] > d["self_w"])(r.data["simple_limits"]["longer"])),
     Claim("wired_parts.the_looks_at_bank", "the wired head sends 'the' mostly to bank (the place channel)",
           lambda r: int(np.argmax(r.data["wired_parts"]["wired"]["weights"][0])) == 2, default_only=True),
+    Claim("wired_parts.the_top_share_under_half", "the wired head's largest share of 'the' is under one half",
+          lambda r: float(np.max(r.data["wired_parts"]["wired"]["weights"][0])) < 0.5, default_only=True),
     Claim("wired_parts.the_advertises_nothing", "'the' advertises nothing: its key is zero, so every score on it is 0",
           lambda r: not r.data["wired_parts"]["wired"]["K"][0].any()
           and not r.data["wired_parts"]["wired"]["scores"][:, 0].any(), default_only=True),
@@ -161,6 +176,10 @@ CLAIMS = CLAIMS + (
           lambda r: bool(np.allclose(_calc(r, "step_sum").out, 0.5, rtol=0, atol=1e-15))),
     Claim("step.cat_future_is_zero", "under the mask, cat's weight on sat is exactly 0",
           lambda r: _calc(r, "step_causal").weights[2] == 0.0 and _calc(r, "step_causal").exps[2] == 0.0),
+    Claim("step.sat_row_stands", "under the mask, sat (the last word) keeps its row from step 3",
+          lambda r: r.data["step_causal"]["sat_stands"]
+          and bool(np.array_equal(r.data["step_causal"]["sat"].weights, _calc(r, "step_softmax").weights))
+          and not r.data["step_causal"]["sat"].blocked.any()),
     Claim("practice.the_sees_the_future", "without the mask, 'the' gives weight to 'sat', a word after it",
           lambda r: _run(r, "no_mask")["weights"][0, 2] > 0 and _run(r, "base")["weights"][0, 0] == 1.0),
     Claim("practice.strong_q3_ties", "with q3 = [5, 0], sat's attention splits evenly between 'the' and itself, and cat's share drops",

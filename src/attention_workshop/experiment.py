@@ -181,7 +181,7 @@ def _softmax(log: _Log, r: Results):
     w_big = softmax(big)
     same_small = float(np.max(np.abs(softmax_naive(small) - w_small)))
     log(f"scores [2, 1, 0]    -> {_oneline(w_small)}  sum {_f(w_small.sum(), 6)}")
-    log(f"scores [2, 0, 0]    -> {_oneline(w_zero)}  a zero score still gets a share")
+    log(f"scores [2, 0, 0]    -> {_oneline(w_zero)}  a 0 still gets a share")
     log(f"scores [2, 0, -inf] -> {_oneline(w_sil)}  -inf gets exactly 0")
     log(f"naive vs max-subtracted on [2, 1, 0]: max |difference| = {_e(same_small)}")
     log(f"[1000, 999, 998], naive formula  -> {_oneline(naive_big)}  exp overflows")
@@ -201,11 +201,15 @@ def _simple(log: _Log, r: Results):
     for name, sent in (("first", r.sentence), ("contrast", SENT_MONEY)):
         X = embed(sent)
         out, w = simple_attention(X)
-        log(f'simple attention on "{" ".join(sent)}" (weights; row = who is looking):')
-        log(*("  " + line for line in _table(sent, sent, w)))
+        S = lessons.simple_scores(X)  # (T, T), before softmax
+        log(f'simple attention on "{" ".join(sent)}" (row = who is looking)')
+        log(f"  scores X X^T / sqrt({X.shape[1]}), before softmax:")
+        log(*("    " + line for line in _table(sent, sent, S)))
+        log("  weights, softmax of each row:")
+        log(*("    " + line for line in _table(sent, sent, w)))
         last = sent[-1]
-        log(f'  {last}\'s output ({", ".join(AXES)}): {_oneline(out[-1])}')
-        data[name] = {"sentence": sent, "weights": w, "out": out, "X": X}
+        log(f"  {last}'s output ({', '.join(AXES)}):", f"    {_oneline(out[-1])}")
+        data[name] = {"sentence": sent, "weights": w, "out": out, "X": X, "scores": S}
         show[f"{name}_last_out"] = _oneline(out[-1])
         for a, ax in enumerate(AXES):
             show[f"{name}_last_{ax}"] = _f(out[-1, a])
@@ -247,17 +251,26 @@ def _sqrt_dk(log: _Log, r: Results):
         raw = np.einsum("nd,nkd->nk", q, k)  # (N, d) . (N, keys, d) -> (N, keys)
         scaled = raw / np.sqrt(d)
         rows.append((d, raw.var(), scaled.var(), softmax(raw).max(axis=1).mean(), softmax(scaled).max(axis=1).mean()))
-    log(f"random queries and keys, standard normal, {DK_TRIALS} queries x {DK_KEYS} keys per d_k:")
-    log(f"  {'d_k':>5} {'var(q.k)':>10} {'var(q.k/sqrt(d_k))':>19} {'max weight, raw':>16} {'max weight, scaled':>19}")
+    log(f"random queries and keys, standard normal (seed {SEED}):",
+        f"{DK_TRIALS} queries x {DK_KEYS} keys each, for every d_k")
+    log(f"  {'':>5}   {'variance of q.k':^21}   {'mean largest weight':^21}",
+        f"  {'d_k':>5}   {'raw':>9} {'/ sqrt(d_k)':>11}   {'raw':>9} {'/ sqrt(d_k)':>11}")
     for d, vr, vs, mr, ms in rows:
-        log(f"  {d:>5} {_f(vr, 1):>10} {_f(vs, 3):>19} {_f(mr, 3):>16} {_f(ms, 3):>19}")
+        log(f"  {d:>5}   {_f(vr, 1):>9} {_f(vs, 3):>11}   {_f(mr, 3):>9} {_f(ms, 3):>11}")
     arr = np.array(rows)
     r.figures["sqrt-dk.svg"] = figures.lines_svg(
         DK_VALUES, {"without scaling": arr[:, 3], "divided by sqrt(d_k)": arr[:, 4]},
-        "Largest softmax weight among 8 keys, averaged", "d_k (log scale)", "mean largest weight")
+        f"Largest softmax weight among {DK_KEYS} keys, averaged", "d_k (log scale)", "mean largest weight")
     r.tables["sqrt-dk.csv"] = figures.table_csv(
         ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"], [list(x) for x in rows])
-    show = {}
+    check = DK_VALUES[-2]  # the size the self-check asks about
+    show = {"seed": str(SEED), "trials": str(DK_TRIALS), "keys": str(DK_KEYS), "n_sizes": str(len(DK_VALUES)),
+            "dk_first": str(DK_VALUES[0]), "dk_last": str(DK_VALUES[-1]), "dk_check": str(check),
+            "sqrt_check": f"{np.sqrt(check):g}",
+            "var_raw_last": _f(arr[-1, 1], 1), "var_scaled_last": _f(arr[-1, 2]),
+            "max_raw_first": _f(arr[0, 3]), "max_raw_last": _f(arr[-1, 3]), "max_scaled_last": _f(arr[-1, 4]),
+            "var_raw_check": _f(arr[-2, 1], 1), "var_scaled_check": _f(arr[-2, 2]),
+            "var_ratio_min": _f(np.min(arr[:, 1] / arr[:, 0])), "var_ratio_max": _f(np.max(arr[:, 1] / arr[:, 0]))}
     for d, vr, vs, mr, ms in rows:
         show.update({f"var_raw_{d}": _f(vr, 1), f"var_scaled_{d}": _f(vs), f"max_raw_{d}": _f(mr), f"max_scaled_{d}": _f(ms)})
     return {"dk": np.array(DK_VALUES), "var_raw": arr[:, 1], "var_scaled": arr[:, 2],
@@ -335,7 +348,8 @@ def _order(log: _Log, r: Results):
     same = bool(np.allclose(out_fwd[-1], out_rev[0], rtol=0, atol=1e-12))
     last = sent[-1]
     log(f'order-blindness: {last}\'s output in "{" ".join(sent)}" equals its')
-    log(f'output in "{" ".join(rev)}" -> {same} (max |difference| over all rows {_e(diff)})')
+    log(f'output in "{" ".join(rev)}" -> {same}',
+        f"(max |difference| over all rows: {_e(diff)})")
     return {"same": same, "diff": diff, "out_fwd": out_fwd, "out_rev": out_rev}, {"same": str(same), "diff": _e(diff), "reversed": " ".join(rev)}
 
 
@@ -345,8 +359,10 @@ def _price(log: _Log, r: Results):
     share = attn / total
     log(f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size}")
     log(f"  -> W_q + W_k + W_v = {_int(per_head)} numbers")
-    log(f"{cfg.n_head} heads x {cfg.n_layer} layers (+ output projections) -> {_int(attn)} attention parameters")
-    log(f"with biases: {_int(attn_b)}; GPT-2 in all: {_int(total)}; attention's share: {_f(100 * share, 1)}%")
+    log(f"{cfg.n_head} heads x {cfg.n_layer} layers (+ output projections)",
+        f"  -> {_int(attn)} attention parameters")
+    log(f"with biases: {_int(attn_b)}; GPT-2 in all: {_int(total)}",
+        f"attention's share: {_f(100 * share, 1)}%")
     show = {"per_head": _int(per_head), "attention": _int(attn), "attention_millions": _f(attn / 1e6, 1),
             "with_bias": _int(attn_b), "total": _int(total), "total_millions": str(round(total / 1e6)),
             "share_pct": _f(100 * share, 1), "toy_wired": str(W_Q_WIRED.size + W_K_WIRED.size)}
@@ -416,15 +432,15 @@ SECTIONS: tuple[tuple[str, str, Callable], ...] = (
     ("softmax_shift", "Module 0: equal shares, the shift, and where exp overflows",
      _lines(lambda r: lessons.section_softmax_shift())),
     ("simple", "Module 1: attention with nothing learned", _simple),
-    ("simple_limits", "Module 1: the scores, the outputs, and the limits", _lines(lambda r: lessons.section_simple_limits(r.sentence))),
-    ("wired_head", "Module 2: the hand-wired head", _wired),
+    ("simple_limits", "Module 1: the outputs, and the limits", _lines(lambda r: lessons.section_simple_limits(r.sentence))),
     ("wired_parts", "Module 2: what the wired head asks and advertises", _lines(lambda r: lessons.section_wired_parts(r.sentence))),
+    ("wired_head", "Module 2: the hand-wired head's weights", _wired),
     ("sqrt_dk", "Module 2: why divide by sqrt(d_k)", _sqrt_dk),
     ("general_head", "Module 3: the general head, checked against PyTorch", _general_head),
     ("causal", "Module 3: the causal mask on the wired head", _causal),
     ("order", "Module 3: what attention alone cannot see", _order),
     ("price", "Module 3: the price tag at GPT-2 size", _price),
-    ("multi_head", "Module 3: multi-head attention, GPT-2 layout, checked against PyTorch", _multi_head),
+    ("multi_head", "Module 3: multi-head attention (GPT-2 layout) vs PyTorch", _multi_head),
     ("step_score", 'Step by step, "the cat sat", 1: score', _lines(lambda r: handcalc.section_score())),
     ("step_scale", 'Step by step, "the cat sat", 2: scale', _lines(lambda r: handcalc.section_scale())),
     ("step_softmax", 'Step by step, "the cat sat", 3: softmax', _lines(lambda r: handcalc.section_softmax())),

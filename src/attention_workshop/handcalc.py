@@ -138,8 +138,9 @@ def attend(
         ``(out, weights)``: ``out`` is ``(T, d_v)``, ``weights`` is ``(T, T)``.
     """
     Q, K, V = _matrix("Q", Q), _matrix("K", K), _matrix("V", V)
-    if Q.shape[1] != K.shape[1] or len(Q) != len(K) or len(K) != len(V):
-        raise ValueError(f"attend needs Q (T, d_k), K (T, d_k), V (T, d_v): got Q {Q.shape}, K {K.shape}, V {V.shape}")
+    if Q.shape[1] != K.shape[1] or len(Q) != len(K) or len(K) != len(V) or 0 in (*Q.shape, *V.shape):
+        raise ValueError(f"attend needs Q (T, d_k), K (T, d_k), V (T, d_v) with T, d_k, d_v at least 1: "
+                         f"got Q {Q.shape}, K {K.shape}, V {V.shape}")
     scores = Q @ K.T  # (T, d_k) x (d_k, T) -> (T, T): step 1
     if scaled:
         scores = scores / math.sqrt(K.shape[1])  # step 2
@@ -239,7 +240,8 @@ def _rounding_note(values: np.ndarray, exact_total: float, what: str) -> list[st
     if f"{shown:.3f}" == f"{exact_total:.3f}":
         return []
     return [f"note: rounded to 3 decimals, these {what} add to {shown:.3f};",
-            f"      unrounded, they sum to {exact_total:.6f} (the gap is rounding, no share is lost)"]
+            f"      unrounded, they sum to {exact_total:.6f}",
+            "      (the gap is rounding, no share is lost)"]
 
 
 def section_score() -> tuple[list[str], dict, dict]:
@@ -322,11 +324,15 @@ def section_causal() -> tuple[list[str], dict, dict]:
                  + f"; sum = {num(c.total)}")
     lines.append(f"weights = {vec(c.weights, fixed=True)}")
     lines += _sum_lines(c, WORDS[CAT])
+    sat = by_hand(Q_CAT, K_CAT, V_CAT, SAT, causal=True)
+    stands = bool(np.array_equal(sat.weights, _calc_sat().weights))
+    lines.append(f'"{WORDS[SAT]}" under the mask blocks nothing: weights {vec(sat.weights, fixed=True)}')
+    lines.append(f"(the same as step 3: {stands})")
     T = len(WORDS)
     show = {"weights": vec(c.weights, fixed=True), "out": vec(c.out, fixed=True), "total": num(c.total),
             "blocked": str(int(causal_mask(T).sum())), "allowed": str(int((~causal_mask(T)).sum())),
             "pct_the": f"{100 * c.weights[0]:.0f}", "pct_self": f"{100 * c.weights[CAT]:.0f}"}
-    return lines, {"calc": c, "grid": grid}, show
+    return lines, {"calc": c, "grid": grid, "sat": sat, "sat_stands": stands}, show
 
 
 def _rows(w: np.ndarray) -> list[str]:

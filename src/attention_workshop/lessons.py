@@ -16,12 +16,17 @@ import numpy as np
 from .core import causal_mask, simple_attention, softmax
 from .toy import AXES, SENT_MONEY, VOCAB, W_K_WIRED, W_Q_WIRED, WIRED_CHANNELS, embed
 
+#: Module 1's counterexample: "vault" and "bank" point much the same way, and bank is the longer row.
+SENT_LONGER: tuple[str, ...] = ("the", "vault", "bank")
+
 __all__ = [
     "lean",
     "dot_terms",
     "simple_scores",
     "wired_head",
     "self_and_best_other",
+    "longer_neighbour",
+    "SENT_LONGER",
     "vocab_table",
     "sentence_table",
     "dot_table",
@@ -44,6 +49,11 @@ def _fmt(x: float, nd: int = 3) -> str:
 def _signed(x: float, nd: int = 3) -> str:
     s = _fmt(x, nd)
     return s if s.startswith("-") or float(s) == 0 else "+" + s
+
+
+def _minus(s: str) -> str:
+    """A number as a page displays it: a true minus sign (U+2212), not a hyphen."""
+    return s.replace("-", "\u2212")
 
 
 # --------------------------------------------------------------------------- computations
@@ -107,6 +117,33 @@ def self_and_best_other(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.diag(w).copy(), others.max(axis=1)
 
 
+def longer_neighbour(sentence: Sequence[str] = SENT_LONGER, word: int = 1) -> dict[str, object]:
+    """Simple attention of one word: its own score and weight against its strongest neighbour's.
+
+    The raw dot product rewards length as well as direction: ``x . x`` is the squared
+    length of ``x``, so a longer neighbour pointing much the same way can outscore it.
+
+    Args:
+        sentence: words of the toy vocabulary (``T`` of them).
+        word: the row that looks (0-based).
+
+    Returns:
+        ``{"word", "neighbour", "self_dot", "other_dot", "self_w", "other_w", "len_self", "len_other"}``:
+        the neighbour is the other word with the largest weight; dots are unscaled ``x . y``.
+    """
+    words = tuple(sentence)
+    if not 0 <= word < len(words) or len(words) < 2:
+        raise ValueError(f"word must be a row of a sentence of at least 2 words, got {word} for {len(words)} words")
+    X = embed(words)  # (T, d_model)
+    _, w = simple_attention(X)  # (T, T)
+    dots = X @ X[word]  # (T, d_model) x (d_model,) -> (T,)
+    others = [j for j in range(len(words)) if j != word]
+    j = max(others, key=lambda k: w[word, k])
+    return {"word": words[word], "neighbour": words[j], "self_dot": float(dots[word]), "other_dot": float(dots[j]),
+            "self_w": float(w[word, word]), "other_w": float(w[word, j]),
+            "len_self": float(np.linalg.norm(X[word])), "len_other": float(np.linalg.norm(X[j]))}
+
+
 # --------------------------------------------------------------------------- Markdown tables
 
 
@@ -160,7 +197,7 @@ def bank_moves_table(simple: dict) -> str:
     rows = [(f"{first['sentence'][-1]}, before attention", first["X"][-1])]
     rows += [(f'{d["sentence"][-1]} in "{" ".join(d["sentence"])}"', d["out"][-1]) for d in (first, contrast)]
     return _md(["row", *AXES, "lean (water − money)"],
-               [[f"**{name}**", *(_fmt(v) for v in x), _signed(lean(x))] for name, x in rows])
+               [[f"**{name}**", *(_minus(_fmt(v)) for v in x), _minus(_signed(lean(x)))] for name, x in rows])
 
 
 def _text_table(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], nd: int = 3) -> list[str]:
@@ -194,24 +231,32 @@ def section_softmax_shift() -> tuple[list[str], dict, dict]:
 
 
 def section_simple_limits(sentence: Sequence[str]) -> tuple[list[str], dict, dict]:
-    """Module 1: scores, outputs, who looks at whom, and how the last word's sense moves."""
+    """Module 1's limits: symmetric scores, the outputs, what each word keeps, bank's lean, a longer neighbour."""
     words = tuple(sentence)
+    T = len(words)
     X = embed(words)
     S = simple_scores(X)
     out, w = simple_attention(X)
-    own, other = self_and_best_other(w) if len(words) > 1 else (np.ones(1), np.zeros(1))
+    own, other = self_and_best_other(w) if T > 1 else (np.ones(1), np.zeros(1))
+    D = X @ X.T  # (T, d_model) x (d_model, T) -> (T, T): unscaled; the diagonal holds squared lengths
+    own_dot = np.diag(D).copy()
+    other_dot = np.where(np.eye(T, dtype=bool), -np.inf, D).max(axis=1) if T > 1 else np.full(1, -np.inf)
     asym = float(np.max(np.abs(S - S.T)))
-    lines = [f'scores X X^T / sqrt({X.shape[1]}) on "{" ".join(words)}" (before softmax):',
-             *("  " + x for x in _text_table(S, words, words)),
-             f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
+    lines = [f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
              "output rows on the axes (weights x the same rows X):",
              *("  " + x for x in _text_table(out, words, AXES)),
-             "weight each word puts on itself, and the most it puts on any other word:"]
-    lines += [f"  {wd:<8} self {_fmt(a)}   best other {_fmt(b)}" for wd, a, b in zip(words, own, other)]
-    data = {"scores": S, "out": out, "weights": w, "self": own, "best_other": other, "asymmetry": asym, "lean": {}}
-    show = {"asymmetry": f"{asym:.1f}", "self_wins": str(int(np.sum(own > other))), "T": str(len(words))}
+             "each word: x.x (its squared length), its largest x.y with another",
+             "word, its weight on itself, and the most it gives another word:",
+             f"  {'':<8}{'x.x':>7}{'max x.y':>9}{'self':>8}{'max other':>11}"]
+    lines += [f"  {wd:<8}{_fmt(a):>7}{_fmt(b):>9}{_fmt(c):>8}{_fmt(d):>11}"
+              for wd, a, b, c, d in zip(words, own_dot, other_dot, own, other)]
+    data = {"scores": S, "out": out, "weights": w, "self": own, "best_other": other, "asymmetry": asym,
+            "self_dot": own_dot, "best_other_dot": other_dot, "lean": {}}
+    show = {"asymmetry": f"{asym:.1f}", "self_wins": str(int(np.sum(own > other))), "T": str(T),
+            "self_max": _fmt(own.max()), "self_min": _fmt(own.min())}
     for i, wd in enumerate(words):
         show[f"self_{i}"], show[f"other_{i}"] = _fmt(own[i]), _fmt(other[i])
+        show[f"self_dot_{i}"], show[f"other_dot_{i}"] = _fmt(own_dot[i]), _fmt(other_dot[i])
     last = words[-1]
     for name, sent in (("first", words), ("contrast", SENT_MONEY)):
         Xs = embed(sent)
@@ -220,8 +265,19 @@ def section_simple_limits(sentence: Sequence[str]) -> tuple[list[str], dict, dic
         lines.append(f'{sent[-1]} in "{" ".join(sent)}", water - money: {_signed(before)} before, '
                      f"{_signed(after)} after")
         data["lean"][name] = (before, after)
-        show[f"{name}_lean_before"], show[f"{name}_lean_after"] = _signed(before), _signed(after)
+        show[f"{name}_lean_before"], show[f"{name}_lean_after"] = _minus(_signed(before)), _minus(_signed(after))
     show["last"] = last
+    ln = longer_neighbour()
+    a, b = ln["word"], ln["neighbour"]
+    lines += [f'a longer neighbour can win, in "{" ".join(SENT_LONGER)}":',
+              f"  {a} . {a} = {_fmt(ln['self_dot'])} (its squared length), {a} . {b} = {_fmt(ln['other_dot'])}",
+              f"  lengths: |{a}| = {_fmt(ln['len_self'])}, |{b}| = {_fmt(ln['len_other'])}",
+              f"  {a}'s weights: on itself {_fmt(ln['self_w'])}, on {b} {_fmt(ln['other_w'])}"]
+    data["longer"] = ln
+    show.update({"long_sentence": " ".join(SENT_LONGER), "long_word": a, "long_neighbour": b,
+                 "long_self_dot": _fmt(ln["self_dot"]), "long_other_dot": _fmt(ln["other_dot"]),
+                 "long_self": _fmt(ln["self_w"]), "long_other": _fmt(ln["other_w"]),
+                 "long_len_self": _fmt(ln["len_self"]), "long_len_other": _fmt(ln["len_other"])})
     return lines, data, show
 
 
@@ -246,10 +302,10 @@ def section_wired_parts(sentence: Sequence[str]) -> tuple[list[str], dict, dict]
         Xs = embed(sent)
         hs = wired_head(Xs)
         after, plain = lean(hs["out"][-1]), lean(simple_attention(Xs)[0][-1])
-        lines.append(f'{sent[-1]} in "{" ".join(sent)}", water - money: wired {_signed(after)}, '
-                     f"Module 1 {_signed(plain)}")
+        lines += [f'{sent[-1]} in "{" ".join(sent)}", water - money:',
+                  f"  wired head {_signed(after)}, Module 1 {_signed(plain)}"]
         data["lean"][name] = after
         simple[name] = plain
-        show[f"{name}_lean"], show[f"{name}_lean_simple"] = _signed(after), _signed(plain)
+        show[f"{name}_lean"], show[f"{name}_lean_simple"] = _minus(_signed(after)), _minus(_signed(plain))
     data["lean_simple"] = simple
     return lines, data, show
