@@ -37,7 +37,21 @@ BREAKS = {
     "sqrt_dk.scaled_variance_near_one": ("sqrt_dk", "var_scaled", lambda v: v * 4),
     "softmax.neg_inf_is_zero": ("softmax", "w_silenced", lambda w: w + 1e-300),
     "wired.bank_looks_at_river": ("wired_head", "weights", lambda w: np.roll(w, 1, axis=1)),
+    "sqrt_dk.variance_follows_dk": ("sqrt_dk", "var_raw", lambda v: v * 1.06),
+    "simple_limits.own_dot_largest": ("simple_limits", "best_other_dot", lambda v: v + 1),
+    "simple_limits.longer_neighbour_wins": ("simple_limits", "longer", lambda d: {**d, "other_w": d["self_w"] - 0.01}),
+    "step.sat_row_stands": ("step_causal", "sat_stands", lambda s: False),
+    "wired_parts.the_top_share_under_half": (
+        "wired_parts", "wired", lambda h: {**h, "weights": np.vstack([[0.1, 0.1, 0.8], h["weights"][1:]])}),
 }
+
+
+def test_self_below_half_is_checked(results):
+    r = copy.deepcopy(results)
+    w = r.data["simple"]["contrast"]["weights"]
+    w[1] = [0.2, 0.6, 0.2]  # savings keeps more than half
+    with pytest.raises(claims.ClaimError, match="simple_limits.self_below_half"):
+        claims.verify(r)
 
 
 @pytest.mark.parametrize("key", sorted(BREAKS))

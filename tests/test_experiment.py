@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import subprocess
@@ -113,3 +114,35 @@ def test_write_is_all_or_nothing(tmp_path, results, monkeypatch):
     with pytest.raises(TypeError):
         experiment.write(broken, out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_no_line_of_the_log_is_longer_than_72_characters(results):
+    long = [(n, len(line)) for n, line in enumerate(results.lines, 1) if len(line) > 72]
+    assert not long, f"results.log lines longer than 72 characters (line, length): {long}"
+
+
+def test_sqrt_dk_numbers_recomputed_from_scratch(results):
+    """The same draws, in the same order, from numpy's default_rng(SEED); arithmetic in PyTorch float64."""
+    d = results.data["sqrt_dk"]
+    rng = np.random.default_rng(experiment.SEED)
+    for n, d_k in enumerate(experiment.DK_VALUES):
+        q = torch.from_numpy(rng.standard_normal((experiment.DK_TRIALS, d_k)))  # (N, d_k)
+        k = torch.from_numpy(rng.standard_normal((experiment.DK_TRIALS, experiment.DK_KEYS, d_k)))  # (N, keys, d_k)
+        raw = (k @ q.unsqueeze(-1)).squeeze(-1)  # (N, keys, d_k) x (N, d_k, 1) -> (N, keys)
+        scaled = raw / d_k ** 0.5
+        var = lambda x: float(((x - x.mean()) ** 2).mean())  # population variance, as numpy's var
+        assert math.isclose(d["var_raw"][n], var(raw), rel_tol=1e-12), d_k
+        assert math.isclose(d["var_scaled"][n], var(scaled), rel_tol=1e-12), d_k
+        assert math.isclose(d["max_raw"][n], float(torch.softmax(raw, -1).max(-1).values.mean()), rel_tol=1e-12), d_k
+        assert math.isclose(d["max_scaled"][n], float(torch.softmax(scaled, -1).max(-1).values.mean()), rel_tol=1e-12), d_k
+
+
+def test_sqrt_dk_statistics_match_the_theory(results):
+    """Standard normal q and k: var(q.k) = d_k exactly in theory; divided by sqrt(d_k), 1."""
+    d = results.data["sqrt_dk"]
+    for d_k, vr, vs in zip(d["dk"], d["var_raw"], d["var_scaled"]):
+        assert abs(vr / d_k - 1) < 0.05, f"var(q.k) = {vr:.1f} is not within 5% of d_k = {d_k}"
+        assert abs(vs - 1) < 0.05, f"scaled variance {vs:.3f} at d_k = {d_k} is not near 1"
+    # With equal scores the largest of K weights would be 1/K; raw scores drift far above it, scaled ones stay low.
+    assert d["max_raw"][-1] > 0.9 and np.all(d["max_scaled"] < 0.5)
+    assert np.all(d["max_scaled"] > 1 / d["keys"])

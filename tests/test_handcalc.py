@@ -208,3 +208,23 @@ def test_chapter_page_shows_the_hand_calculation(built_site):
     for s in ("exp(0.707) = 2.028", "sum = 8.169", "[0.248, 0.248, 0.503]", "weights = [0.330, 0.670, 0.000]",
               "add up to 0.999, not 1", "[0.500, 0.500]", "[0.493 0.014 0.493]"):
         assert s in html, s
+
+
+def test_attend_on_empty_input_names_the_shapes():
+    with pytest.raises(ValueError, match=r"got Q \(0, 2\), K \(0, 2\), V \(0, 2\)") as err:
+        attend(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2)))
+    assert "causal_mask" not in str(err.value)
+    with pytest.raises(ValueError, match=r"got Q \(3, 0\), K \(3, 0\), V \(3, 2\)"):
+        attend(np.zeros((3, 0)), np.zeros((3, 0)), V_CAT)
+
+
+def test_sat_row_stands_under_the_mask_on_the_chapters_data():
+    # PyTorch, float64: the causal row of the last word equals its unmasked row (the chapter's own Q, K, V).
+    _, w_free = torch_attention(Q_CAT, K_CAT, V_CAT, causal=False)
+    _, w_mask = torch_attention(Q_CAT, K_CAT, V_CAT, causal=True)
+    np.testing.assert_allclose(w_mask[2], w_free[2], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(by_hand(Q_CAT, K_CAT, V_CAT, 2, causal=True).weights, w_free[2], rtol=0, atol=1e-15)
+    r = experiment.run()
+    assert r.data["step_causal"]["sat_stands"] is True
+    assert r3(r.data["step_causal"]["sat"].weights).tolist() == SEED_SAT["weights"]
+    assert any("(the same as step 3: True)" == line.strip() for line in r.excerpt("step_causal"))

@@ -14,8 +14,13 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from pathlib import Path
+
 from attention_workshop import experiment, lessons
 from attention_workshop.toy import AXES, SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED, embed
+
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +88,42 @@ def test_simple_scores_against_torch():
         lessons.simple_scores(np.zeros(4))
 
 
+def _plain_simple_row(words, i):
+    """Simple attention's weights for row i, in plain Python: dot products, / sqrt(4), math.exp."""
+    xs = [VOCAB[w] for w in words]
+    s = [sum(a * b for a, b in zip(xs[i], y)) / 2.0 for y in xs]
+    e = [math.exp(v) for v in s]
+    return [v / sum(e) for v in e]
+
+
+@pytest.mark.parametrize("words", [("the", "vault", "bank"), ("the", "shore", "bank")])
+def test_a_longer_neighbour_can_beat_the_word_itself(words):
+    d = lessons.longer_neighbour(words, 1)
+    w = _plain_simple_row(words, 1)
+    assert d["neighbour"] == "bank"
+    assert math.isclose(d["self_w"], w[1], abs_tol=1e-15) and math.isclose(d["other_w"], w[2], abs_tol=1e-15)
+    assert w[2] > w[1], f"{words}: bank should get more of {words[1]}'s attention than {words[1]} itself"
+    assert math.isclose(d["len_other"] ** 2, sum(v * v for v in VOCAB["bank"]), abs_tol=1e-14)
+    assert d["len_other"] > d["len_self"] and d["other_dot"] > d["self_dot"]
+    with pytest.raises(ValueError, match="at least 2 words"):
+        lessons.longer_neighbour(("bank",), 0)
+
+
+def test_the_review_counterexample_numbers():
+    # The review measured vault 0.370 on itself, 0.387 on bank; shore 0.381 vs 0.388.
+    assert [round(x, 3) for x in _plain_simple_row(("the", "vault", "bank"), 1)[1:]] == [0.370, 0.387]
+    assert [round(x, 3) for x in _plain_simple_row(("the", "shore", "bank"), 1)[1:]] == [0.381, 0.388]
+
+
+def test_module_1_log_shows_the_counterexample(results):
+    text = "\n".join(results.excerpt("simple_limits"))
+    w = _plain_simple_row(lessons.SENT_LONGER, 1)
+    assert f"on itself {w[1]:.3f}, on bank {w[2]:.3f}" in text
+    show = results.show["simple_limits"]
+    assert show["long_self"] == f"{w[1]:.3f}" and show["long_other"] == f"{w[2]:.3f}"
+    assert show["contrast_lean_after"].startswith("\u2212"), "a negative lean uses a true minus sign"
+
+
 def test_self_and_best_other():
     w = np.array([[0.5, 0.3, 0.2], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])
     own, other = lessons.self_and_best_other(w)
@@ -98,7 +139,19 @@ def test_simple_limits_section(results):
     # out rows by an independent route: PyTorch's attention with Q = K = V = X
     t = torch.from_numpy(X)
     np.testing.assert_allclose(d["out"], F.scaled_dot_product_attention(t, t, t).numpy(), rtol=0, atol=1e-15)
-    assert (d["self"] > d["best_other"]).all(), "each word looks mostly at itself"
+    assert (d["self"] > d["best_other"]).all(), "each word's largest single share is on itself"
+    # ... but never half of it: PyTorch's weights (V = identity) on both sentences
+    for sent in (SENT_RIVER, SENT_MONEY):
+        t = torch.from_numpy(embed(sent))
+        w = F.scaled_dot_product_attention(t, t, torch.eye(len(sent), dtype=torch.float64)).numpy()
+        assert (np.diag(w) < 0.5).all(), sent
+        assert (np.argmax(w, axis=1) == np.arange(len(sent))).all(), sent
+    # x.x (squared length, summed in plain Python) beats every x.y in the workshop's sentence
+    for i, a in enumerate(SENT_RIVER):
+        own = sum(v * v for v in VOCAB[a])
+        best = max(sum(x * y for x, y in zip(VOCAB[a], VOCAB[b])) for j, b in enumerate(SENT_RIVER) if j != i)
+        assert math.isclose(d["self_dot"][i], own, abs_tol=1e-15) and math.isclose(d["best_other_dot"][i], best, abs_tol=1e-15)
+        assert own > best, a
     before, after = d["lean"]["first"]
     assert before == 0.0 and after > 0  # river pulls bank to water
     before, after = d["lean"]["contrast"]
@@ -109,7 +162,9 @@ def test_bank_moves_table(results):
     t = lessons.bank_moves_table(results.data["simple"])
     assert "| **bank, before attention** | 0.400 | 0.400 | 1.000 | 0.000 | 0.000 |" in t
     out = F.scaled_dot_product_attention(*(torch.from_numpy(embed(SENT_MONEY)),) * 3).numpy()[-1]
-    assert f"{out[0] - out[1]:.3f}" in t
+    assert out[0] - out[1] < 0
+    assert f"{out[0] - out[1]:.3f}".replace("-", "\u2212") in t, "negative numbers use a true minus sign"
+    assert not re.search(r"-\d", t)
 
 
 # --------------------------------------------------------------------------- Module 2
@@ -204,6 +259,40 @@ def test_pages_show_the_package_numbers(built_site, results):
     v = results.data["sqrt_dk"]
     assert f"{v['max_raw'][-1]:.3f}" in m2 and f"{v['var_scaled'][-1]:.3f}" in m2
     assert 'src="../generated/sqrt-dk.svg"' in m2
+
+
+def test_module_2_prose_takes_its_inputs_from_the_experiment():
+    text = (ROOT / "docs" / "module-2.md").read_text(encoding="utf-8")
+    prose = re.sub(r"\{\{[^}]*\}\}", "", text)
+    for typed in ("seed 0", "400", "8 keys", " eight ", "five sizes", "by 16", "256", "1024"):
+        assert typed not in prose, f"module-2.md types {typed!r} by hand"
+    snippet = (ROOT / "snippets" / "module-2" / "sqrt_dk_figure.py").read_text(encoding="utf-8")
+    assert "DK_KEYS" in snippet and "DK_TRIALS" in snippet and "400" not in snippet
+
+
+def test_changing_the_sqrt_dk_constants_changes_what_pages_quote(monkeypatch):
+    monkeypatch.setattr(experiment, "DK_VALUES", (4, 9, 36))
+    monkeypatch.setattr(experiment, "DK_KEYS", 5)
+    monkeypatch.setattr(experiment, "DK_TRIALS", 300)
+    r = experiment.run()
+    show = r.show["sqrt_dk"]
+    assert (show["keys"], show["trials"], show["n_sizes"], show["dk_check"], show["sqrt_check"]) == ("5", "300", "3", "9", "3")
+    assert show["dk_first"] == "4" and show["dk_last"] == "36"
+    assert "among 5 keys" in r.figures["sqrt-dk.svg"]
+    assert any("300 queries x 5 keys" in line for line in r.excerpt("sqrt_dk"))
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("page_name", ["module-0", "module-1", "module-2", "step-by-step"])
+def test_pages_fit_a_375px_screen(browser, site_url, page_name):
+    context = browser.new_context(viewport={"width": 375, "height": 800})
+    page = context.new_page()
+    page.goto(site_url + page_name + "/")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wide = page.evaluate("Array.from(document.querySelectorAll('.arithmatex')).filter(e => e.scrollWidth > e.clientWidth + 1).length")
+    context.close()
+    assert width <= 375, f"{page_name} scrolls sideways at 375px ({width}px)"
+    assert wide == 0, f"{page_name}: {wide} formula(s) wider than the column at 375px"
 
 
 @pytest.mark.browser
