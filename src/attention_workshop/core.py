@@ -159,7 +159,11 @@ def _check_head(X, W_q, W_k, W_v):
 
 
 def attention(
-    X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool = False
+    X: np.ndarray,
+    W_q: np.ndarray,
+    W_k: np.ndarray,
+    W_v: np.ndarray,
+    causal: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One full head of self-attention: the real thing, in seven lines.
 
@@ -176,9 +180,9 @@ def attention(
     X, W_q, W_k, W_v = _check_head(X, W_q, W_k, W_v)
 
     # Project each word into its three roles.
-    Q = X @ W_q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what each word is looking for
-    K = X @ W_k  # (T, d_model) x (d_model, d_k) -> (T, d_k): what each word advertises
-    V = X @ W_v  # (T, d_model) x (d_model, d_v) -> (T, d_v): what each word hands over
+    Q = X @ W_q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
+    K = X @ W_k  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it advertises
+    V = X @ W_v  # (T, d_model) x (d_model, d_v) -> (T, d_v): what it hands over
 
     # Every query meets every key: scores[i, j] = Q[i] . K[j], scaled by sqrt(d_k).
     scores = Q @ K.T / math.sqrt(W_k.shape[1])  # (T, d_k) x (d_k, T) -> (T, T)

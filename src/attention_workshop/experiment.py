@@ -280,8 +280,10 @@ def _sqrt_dk(log: _Log, r: Results):
 # --------------------------------------------------------------------------- Module 3
 
 
-def compare_with_torch(X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool) -> float:
-    """Largest |difference| between our head and PyTorch's fused attention on the same inputs.
+def compare_with_torch(
+    X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool
+) -> float:
+    """Largest |difference| between our head and PyTorch's fused attention.
 
     PyTorch's function takes Q, K, V already projected, so both sides start from the
     same projections and the comparison tests the attention core itself.
@@ -369,17 +371,20 @@ def _price(log: _Log, r: Results):
     return {"per_head": per_head, "attention": attn, "with_bias": attn_b, "total": total, "share": share}, show
 
 
-def torch_gpt2_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head):
-    """GPT-2's causal self-attention written in PyTorch the way nanoGPT writes it (float64).
+def torch_gpt2_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias,
+                         n_head):
+    """GPT-2's causal self-attention in PyTorch, written the way nanoGPT writes it.
 
-    x: (B, T, C) torch tensor; weights in GPT-2's (in, out) layout. Returns y: (B, T, C).
+    x: (B, T, C) float64 tensor; weights in GPT-2's (in, out) layout.
+    Returns y: (B, T, C).
     """
     import math
 
     import torch
 
     B, T, C = x.size()
-    q, k, v = (x @ c_attn_weight + c_attn_bias).split(C, dim=2)  # c_attn, then split: 3 x (B, T, C)
+    qkv = x @ c_attn_weight + c_attn_bias  # c_attn: (B, T, C) -> (B, T, 3C)
+    q, k, v = qkv.split(C, dim=2)  # 3 x (B, T, C)
     q = q.view(B, T, n_head, C // n_head).transpose(1, 2)  # (B, nh, T, hs)
     k = k.view(B, T, n_head, C // n_head).transpose(1, 2)  # (B, nh, T, hs)
     v = v.view(B, T, n_head, C // n_head).transpose(1, 2)  # (B, nh, T, hs)

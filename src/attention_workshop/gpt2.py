@@ -46,7 +46,8 @@ def head_params(cfg: GPT2Config = GPT2) -> int:
 def attention_params(cfg: GPT2Config = GPT2) -> int:
     """Attention weights in the whole model, no biases.
 
-    Per layer: every head's three matrices plus the output projection (n_embd x n_embd).
+    Per layer: every head's three matrices, plus the output projection
+    (n_embd x n_embd).
     """
     per_layer = cfg.n_head * head_params(cfg) + cfg.n_embd * cfg.n_embd
     return cfg.n_layer * per_layer
