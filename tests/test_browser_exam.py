@@ -15,31 +15,12 @@ import pytest
 
 from attention_workshop import exam
 
+from .exam_sheets import answers_with, right, wrong
+
 pytestmark = pytest.mark.browser
 
 QS = exam.questions()
 N = len(QS)
-
-
-def right(q: exam.Question):
-    if q.kind == "single":
-        return q.answer
-    if q.kind == "multiple":
-        return list(q.answer)
-    return repr(q.answer)
-
-
-def wrong(q: exam.Question):
-    if q.kind == "single":
-        return next(o.key for o in q.options if o.key != q.answer)
-    if q.kind == "multiple":
-        return [q.options[-1].key] if set(q.answer) != {q.options[-1].key} else [q.options[0].key]
-    return str(q.answer + 1000)
-
-
-def answers_with(n_right: int) -> dict:
-    """The first ``n_right`` questions answered correctly, every other one wrongly."""
-    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(QS)}
 
 
 def open_exam(page, site_url: str) -> None:

@@ -17,6 +17,8 @@ import torch
 import torch.nn.functional as F
 
 from attention_workshop import exam
+
+from .exam_sheets import answers_with, right, wrong
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 
 QS = {q.qid: q for q in exam.questions()}
@@ -212,27 +214,6 @@ def test_quadratic_steps_are_the_inside_pages_steps():
 
 
 # --------------------------------------------------------------------------- grading
-
-
-def right(q: exam.Question):
-    if q.kind == "single":
-        return q.answer
-    if q.kind == "multiple":
-        return list(q.answer)
-    return repr(q.answer)
-
-
-def wrong(q: exam.Question):
-    if q.kind == "single":
-        return next(o.key for o in q.options if o.key != q.answer)
-    if q.kind == "multiple":
-        return [q.options[-1].key] if set(q.answer) != {q.options[-1].key} else [q.options[0].key]
-    return str(q.answer + 1000)
-
-
-def answers_with(n_right: int) -> dict:
-    qs = list(QS.values())
-    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(qs)}
 
 
 @pytest.mark.parametrize("n, passed", [(18, True), (13, True), (12, False), (0, False)])
