@@ -17,7 +17,7 @@ __all__ = ["SIZE_PATTERNS", "stated_sizes", "check_sizes"]
 
 #: How a size is written in a diagram label, and which GPT2Config field it states.
 SIZE_PATTERNS: dict[str, re.Pattern[str]] = {
-    "n_layer": re.compile(r"(\d[\d,]*)\s*(?:layers|blocks)\b"),
+    "n_layer": re.compile(r"(\d[\d,]*)\s*(?:layers|blocks|times)\b"),
     "n_head": re.compile(r"(\d[\d,]*)\s*heads\b"),
     "n_embd": re.compile(r"(?:d_model|n_embd)\s*=\s*(\d[\d,]*)"),
     "head_size": re.compile(r"d_k\s*=\s*(\d[\d,]*)"),

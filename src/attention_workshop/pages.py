@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from . import claims, experiment
+from .gpt2 import GPT2
 from .toy import SENT_RIVER
 
 __all__ = [
@@ -31,6 +32,8 @@ __all__ = [
     "log_excerpt",
     "log_page",
     "figure",
+    "figure_summary",
+    "FIGURE_TEXTS",
     "python_source",
     "capture_header",
     "LOG_PAGE",
@@ -122,7 +125,8 @@ def build_info() -> dict[str, str]:
 
 
 def context() -> dict[str, str]:
-    """Every value the prose may quote with ``{{ key }}``: ``section.name``, ``version.tool``, ``build.commit``."""
+    """Every value the prose may quote with ``{{ key }}``: ``section.name``, ``build.commit``, and GPT-2's
+    sizes as ``gpt2.n_layer``, ``gpt2.n_head``, ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
     r = results()
     ctx: dict[str, str] = {}
     for section, values in r.show.items():
@@ -132,6 +136,8 @@ def context() -> dict[str, str]:
         ctx[f"{section}.lines"] = f"{s.start}–{s.end}"
     for name, text in build_info().items():
         ctx[f"build.{name}"] = text
+    for name in ("n_layer", "n_head", "n_embd", "head_size", "n_ctx", "vocab_size"):
+        ctx[f"gpt2.{name}"] = str(getattr(GPT2, name))
     return ctx
 
 
@@ -180,12 +186,54 @@ def log_page() -> str:
     return "".join(out) + "\n"
 
 
+#: The text alternative and caption of every figure a page showed in this build, by file name
+#: (``{"sqrt-dk.svg": (alt, caption)}``): the build writes them into the SVG as ``<desc>`` and ``<title>``.
+FIGURE_TEXTS: dict[str, tuple[str, str]] = {}
+
+
+def _f3(v: float) -> str:
+    return f"{v:.3f}".replace("-", "\u2212")
+
+
+def figure_summary(name: str) -> str:
+    """What a figure shows, in words, from its CSV: a heatmap's every value, a curve's range.
+
+    Returns "" for a figure without a CSV or of a kind this function does not describe.
+    """
+    import csv
+    import io
+
+    table = results().tables.get(f"{name.removesuffix('.svg')}.csv")
+    if table is None:
+        return ""
+    header, *rows = list(csv.reader(io.StringIO(table)))
+    if header[0] == "query":  # a weight table: rows are queries, columns keys
+        cells = "; ".join(f"{row[0]}: " + ", ".join(f"{k} {_f3(float(v))}" for k, v in zip(header[1:], row[1:]))
+                          for row in rows)
+        return f"Every weight, row by row (the query, then each key it looks at): {cells}."
+    if {"d_k", "max_weight_raw", "max_weight_scaled"} <= set(header):
+        col = {h: [float(row[i]) for row in rows] for i, h in enumerate(header)}
+        dk, raw, scaled = col["d_k"], col["max_weight_raw"], col["max_weight_scaled"]
+        rises = all(b > a for a, b in zip(raw, raw[1:]))
+        return (f"Without scaling, the mean largest weight {'rises' if rises else 'goes'} from {_f3(raw[0])} at "
+                f"d_k = {dk[0]:g} to {_f3(raw[-1])} at d_k = {dk[-1]:g}; divided by the square root of d_k it "
+                f"stays between {_f3(min(scaled))} and {_f3(max(scaled))}.")
+    return ""
+
+
 def figure(name: str, alt: str, caption: str) -> str:
-    """A generated SVG figure with its text alternative and download links (SVG and CSV)."""
+    """A generated SVG figure with its text alternative and download links (SVG and CSV).
+
+    The text alternative is ``alt`` followed by :func:`figure_summary` (the numbers the figure shows).
+    """
     r = results()
     stem = name.removesuffix(".svg")
     if name not in r.figures:
         raise KeyError(f"no figure {name!r}; figures: {', '.join(r.figures)}")
+    summary = figure_summary(name)
+    alt = f"{alt} {summary}".strip() if summary else alt
+    FIGURE_TEXTS.setdefault(name, (alt, caption))
+    alt = alt.replace("[", "(").replace("]", ")")
     csv = f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>' if f"{stem}.csv" in r.tables else ""
     return (
         f'<figure class="workshop-figure" markdown="span">\n'
