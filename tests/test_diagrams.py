@@ -100,6 +100,53 @@ def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
 
 
 @pytest.mark.site
+def test_a_wrong_size_in_a_diagram_caption_fails_the_build(tmp_path):
+    """The caption and alt text of a diagram are checked like the diagram: a size typed wrong stops the build."""
+    build_site = conftest_build_site()
+
+    project = tmp_path / "project"
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",
+                                                                  ".pytest_cache", ".hypothesis", "*.egg-info"))
+    page = project / "docs" / "module-3.md"
+    text = page.read_text()
+    caption = re.search(r"<figcaption[^>]*>\*\*GPT-2, top to bottom\.\*\*.*?</figcaption>", text, re.S).group(0)
+    assert "({{ gpt2.n_head }} heads)" in caption, "the caption no longer takes its head count from the package"
+    page.write_text(text.replace(caption, caption.replace("({{ gpt2.n_head }} heads)", "(16 heads)")))
+    proc = build_site(tmp_path / "out", project=project, check=False)
+    assert proc.returncode != 0, "the build accepted a caption that says GPT-2 has 16 heads"
+    assert "docs/module-3.md" in proc.stderr + proc.stdout and "n_head = 16 (GPT-2 has 12)" in proc.stderr + proc.stdout
+
+
+@pytest.mark.site
+def test_module_3_states_gpt2_sizes_from_the_package(built_site):
+    """The caption, alt text and prose of Module 3 say 12 layers, 12 heads, 768 wide, 64 per head (GPT-2 small's
+    published sizes, typed here)."""
+    html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
+    stack = re.search(r'<figure class="workshop-diagram workshop-diagram--tall">(?:(?!</figure>).)*llm-stack.*?</figure>',
+                      html_text, re.S).group(0)
+    assert "repeated 12 times (multi-head self-attention with 12 heads" in stack and "d_model = 768" in stack
+    assert "the block, 12 times: multi-head self-attention (12 heads)" in stack and "<mn>768</mn>" in stack
+    assert "GPT-2 uses 12 heads per layer" in html_text and "Over 12 heads and 12 layers" in html_text
+    assert "<mn>768</mn><mo>&#x000D7;</mo><mn>768</mn>" in html_text or "<mn>768</mn><mo>×</mo><mn>768</mn>" in html_text
+
+
+@pytest.mark.site
+def test_pipeline_draws_q_k_v_left_to_right(built_site):
+    """The prose says "Q, K and V": the drawing puts them in that order (d2 names each shape's group by base64 of its id)."""
+    import base64
+
+    svg = (built_site / "generated" / "diagrams" / "pipeline.svg").read_text(encoding="utf-8")
+    x = {}
+    for cls, left in re.findall(r'<g class="([A-Za-z0-9+/=]+)"><g class="shape" ><rect x="([-\d.]+)"', svg):
+        try:
+            x[base64.b64decode(cls).decode()] = float(left)
+        except ValueError:
+            continue
+    assert {"Q", "K", "V"} <= set(x), f"cannot find the Q, K, V boxes in the SVG: {sorted(x)}"
+    assert x["Q"] < x["K"] < x["V"], f"Q, K, V are not drawn left to right: {x}"
+
+
+@pytest.mark.site
 def test_diagrams_on_the_page(built_site):
     """Both diagrams are inline SVG in module 3, one per colour scheme, with alt text, stable class names
     and a downloadable SVG of their own."""
