@@ -288,3 +288,19 @@ def test_float32_agrees_with_float64_to_float32_precision():
 def test_empty_inputs_get_a_clear_error(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: attention(np.ones((3, 4)), np.ones((4, 0)), np.ones((4, 0)), np.ones((4, 2))), r"W_q .*\(4, 0\)"),
+        (lambda: attention(np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 0))), r"W_v .*\(4, 0\)"),
+        (lambda: softmax(np.ones(3), axis=None), "axis must be a whole number"),
+        (lambda: softmax(np.ones(3), axis=0.0), "axis must be a whole number"),
+        (lambda: attention(np.ones((3, 4)), *(np.ones((4, 2)),) * 3, causal="no"), "causal must be True or False"),
+        (lambda: scaled_dot_product_attention(*(np.ones((3, 2)),) * 3, causal=None), "causal must be True or False"),
+    ],
+)
+def test_odd_arguments_get_a_clear_error(call, words):
+    with pytest.raises(ValueError, match=words):
+        call()

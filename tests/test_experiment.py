@@ -146,3 +146,23 @@ def test_sqrt_dk_statistics_match_the_theory(results):
     # With equal scores the largest of K weights would be 1/K; raw scores drift far above it, scaled ones stay low.
     assert d["max_raw"][-1] > 0.9 and np.all(d["max_scaled"] < 0.5)
     assert np.all(d["max_scaled"] > 1 / d["keys"])
+
+
+def test_cli_checks_the_claims_and_says_so(tmp_path):
+    proc = _cli("--out", str(tmp_path / "out"), "--sentence", "a boat by the shore", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert re.search(r"\d+ claims the pages make hold for this run", proc.stderr)
+
+
+def test_cli_out_that_is_a_file_is_a_clear_error(tmp_path):
+    target = tmp_path / "not-a-folder"
+    target.write_text("keep me\n", encoding="utf-8")
+    proc = _cli("--out", str(target), cwd=tmp_path)
+    assert proc.returncode == 2 and "is a file, not a folder" in proc.stderr and "Traceback" not in proc.stderr
+    assert target.read_text(encoding="utf-8") == "keep me\n"
+
+
+def test_console_script_names_itself():
+    script = Path(sys.executable).with_name("attention-workshop-experiment")
+    proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.startswith("usage: attention-workshop-experiment")

@@ -49,3 +49,8 @@ def test_wired_head_is_small_and_read_only():
 def test_axes_are_named_and_every_word_has_one_value_per_axis():
     assert len(set(AXES)) == len(AXES)
     assert all(len(v) == len(AXES) for v in VOCAB.values())
+
+
+def test_embed_of_something_that_is_not_words():
+    with pytest.raises(ValueError, match="list of words"):
+        embed(None)

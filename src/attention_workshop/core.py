@@ -32,6 +32,12 @@ def _as_float(name: str, a: object) -> np.ndarray:
     return arr
 
 
+def _need_bool(name: str, flag: object) -> bool:
+    if not isinstance(flag, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {flag!r}")
+    return bool(flag)
+
+
 def _need_ndim(name: str, a: np.ndarray, ndim: int | tuple[int, ...], form: str) -> None:
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if a.ndim not in allowed:
@@ -59,6 +65,8 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
             attend to), or ``x`` holds NaN or ``+inf``.
     """
     x = _as_float("x", x)
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise ValueError(f"axis must be a whole number (an axis of x), got {axis!r}")
     if x.ndim == 0:
         raise ValueError("softmax needs at least one axis, got a scalar (shape ())")
     if not -x.ndim <= axis < x.ndim:
@@ -109,6 +117,7 @@ def scaled_dot_product_attention(
     Returns:
         ``(out, weights)``: ``out`` is ``(..., T, d_v)``, ``weights`` is ``(..., T, S)``.
     """
+    causal = _need_bool("causal", causal)
     Q, K, V = _as_float("Q", Q), _as_float("K", K), _as_float("V", V)
     for name, a, form in (("Q", Q, "(..., T, d_k)"), ("K", K, "(..., S, d_k)"), ("V", V, "(..., S, d_v)")):
         if a.ndim < 2:
@@ -139,8 +148,9 @@ def scaled_dot_product_attention(
     return weights @ V, weights  # (..., T, S) x (..., S, d_v) -> (..., T, d_v)
 
 
-def _check_head(X, W_q, W_k, W_v):
+def _check_head(X, W_q, W_k, W_v, causal=False):
     """Shapes and dtypes of one head's inputs, with errors a reader can act on."""
+    _need_bool("causal", causal)
     X, W_q, W_k, W_v = (_as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
     _need_ndim("X", X, 2, "(T, d_model)")
     if 0 in X.shape:
@@ -154,6 +164,9 @@ def _check_head(X, W_q, W_k, W_v):
             )
     if W_q.shape[1] != W_k.shape[1]:
         raise ValueError(f"W_q and W_k must have the same width d_k: W_q {W_q.shape}, W_k {W_k.shape}")
+    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
+        if W.shape[1] == 0:
+            raise ValueError(f"{name} needs at least one column, got shape {W.shape}")
     dtype = np.result_type(X, W_q, W_k, W_v)
     return (a.astype(dtype, copy=False) for a in (X, W_q, W_k, W_v))
 
@@ -177,7 +190,7 @@ def attention(
     Returns:
         ``(out, weights)``: ``out`` is ``(T, d_v)``, ``weights`` is ``(T, T)``.
     """
-    X, W_q, W_k, W_v = _check_head(X, W_q, W_k, W_v)
+    X, W_q, W_k, W_v = _check_head(X, W_q, W_k, W_v, causal)
 
     # Project each word into its three roles.
     Q = X @ W_q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
@@ -236,6 +249,7 @@ def multi_head_attention(
         ``(y, weights)``: ``y`` has the shape of ``x``; ``weights`` is
         ``(n_head, T, T)`` or ``(B, n_head, T, T)``.
     """
+    causal = _need_bool("causal", causal)
     x = _as_float("x", x)
     _need_ndim("x", x, (2, 3), "(T, C) or (B, T, C)")
     C = x.shape[-1]

@@ -350,8 +350,8 @@ def _order(log: _Log, r: Results):
     same = bool(np.allclose(out_fwd[-1], out_rev[0], rtol=0, atol=1e-12))
     last = sent[-1]
     log(f'order-blindness: {last}\'s output in "{" ".join(sent)}" equals its')
-    log(f'output in "{" ".join(rev)}" -> {same}',
-        f"(max |difference| over all rows: {_e(diff)})")
+    log(f'output in "{" ".join(rev)}" to within 1e-12 -> {same}',
+        f"(largest difference over all rows: {_e(diff)})")
     return {"same": same, "diff": diff, "out_fwd": out_fwd, "out_rev": out_rev}, {"same": str(same), "diff": _e(diff), "reversed": " ".join(rev)}
 
 
@@ -411,8 +411,8 @@ def _multi_head(log: _Log, r: Results):
     diff = float(np.max(np.abs(ours - theirs)))
     log("multi_head_attention vs GPT-2's causal self-attention, re-implemented")
     log("in PyTorch (c_attn, split, view/transpose into heads, masked softmax,")
-    log("c_proj), float64,")
-    log(f"B = {B}, T = {T}, C = {C}, n_head = {nh}: max |difference| = {_e(diff)}")
+    log("c_proj), float64; B = {B}, T = {T}, C = {C}, n_head = {nh}:".format(B=B, T=T, C=C, nh=nh))
+    log(f"  max |difference| = {_e(diff)}")
     return {"diff": diff, "B": B, "T": T, "C": C, "n_head": nh}, {"diff": _e(diff), "shape": f"({B}, {T}, {C})", "n_head": str(nh)}
 
 
@@ -500,23 +500,37 @@ def write(results: Results, out_dir: str | os.PathLike[str]) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: run the experiment and write its captures."""
+    invoked = Path(sys.argv[0]).name
     parser = argparse.ArgumentParser(
-        prog="python -m attention_workshop.experiment",
+        prog="python -m attention_workshop.experiment" if invoked in ("experiment.py", "__main__.py") else invoked,
         description="Run the attention workshop's experiment and write results.log and figures.",
     )
     parser.add_argument("--out", default="captures", help="folder to write into (default: captures)")
     parser.add_argument("--sentence", default=" ".join(SENT_RIVER),
                         help='words of the toy vocabulary, e.g. "the river bank" (the default)')
     args = parser.parse_args(argv)
+    from .claims import ClaimError, verify
+
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.exit(2, f"error: --out {args.out} is a file, not a folder; name a folder to write into\n")
     try:
         results = run(args.sentence)
+        checked = verify(results)
     except ValueError as err:
         parser.exit(2, f"error: {err}\n")
+    except ClaimError as err:
+        parser.exit(1, f"error: nothing was written: {err}\n")
     except ModuleNotFoundError as err:
         parser.exit(2, f"error: {err}. The experiment needs PyTorch and Matplotlib: "
                        "pip install 'attention-workshop[docs]' (or run make site).\n")
-    for path in write(results, args.out):
+    try:
+        written = write(results, out)
+    except OSError as err:
+        parser.exit(2, f"error: cannot write into {args.out}: {err.strerror or err}\n")
+    for path in written:
         print(path)
+    print(f"{checked} claims the pages make hold for this run", file=sys.stderr)
     return 0
 
 

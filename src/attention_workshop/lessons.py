@@ -248,7 +248,8 @@ def section_simple_limits(sentence: Sequence[str]) -> tuple[list[str], dict, dic
              "each word: x.x (its squared length), its largest x.y with another",
              "word, its weight on itself, and the most it gives another word:",
              f"  {'':<8}{'x.x':>7}{'max x.y':>9}{'self':>8}{'max other':>11}"]
-    lines += [f"  {wd:<8}{_fmt(a):>7}{_fmt(b):>9}{_fmt(c):>8}{_fmt(d):>11}"
+    lines += [f"  {wd:<8}{_fmt(a):>7}{_fmt(b) if np.isfinite(b) else 'none':>9}{_fmt(c):>8}"
+              f"{_fmt(d) if T > 1 else 'none':>11}"
               for wd, a, b, c, d in zip(words, own_dot, other_dot, own, other)]
     data = {"scores": S, "out": out, "weights": w, "self": own, "best_other": other, "asymmetry": asym,
             "self_dot": own_dot, "best_other_dot": other_dot, "lean": {}}

@@ -107,7 +107,10 @@ def embed(words: Iterable[str] | str) -> np.ndarray:
     """
     if isinstance(words, str):
         words = words.split()
-    words = list(words)
+    try:
+        words = list(words)
+    except TypeError:
+        raise ValueError(f"embed needs a list of words (or one string), got {words!r}") from None
     if not words:
         raise ValueError(f"embed needs at least one word; the toy vocabulary knows: {known_words()}")
     unknown = [w for w in words if not isinstance(w, str) or w not in VOCAB]
