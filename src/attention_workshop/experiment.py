@@ -315,7 +315,7 @@ def _general_head(log: _Log, r: Results):
     log("same comparison with the causal mask on both sides:")
     log(f"  max |difference| = {_e(diffs[True])}")
     log(f"machine epsilon (2^-52) = {_e(eps)}; largest difference = {_f(max(diffs.values()) / eps, 1)} x epsilon")
-    show = {"diff": _e(diffs[False]), "diff_causal": _e(diffs[True]), "eps": _e(eps),
+    show = {"diff": _e(diffs[False]), "diff_causal": _e(diffs[True]), "eps": _e(eps), "seed": str(SEED),
             "ulps": _f(max(diffs.values()) / eps, 1), "d_k": str(d_k)}
     return {"diff": diffs[False], "diff_causal": diffs[True], "eps": eps, "W_q": W_q, "W_k": W_k, "W_v": W_v}, show
 
