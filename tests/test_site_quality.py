@@ -260,9 +260,9 @@ def test_every_figure_downloads_as_svg_and_csv(built_site):
 
 
 @pytest.mark.site
-def test_downloaded_svgs_carry_title_and_description(built_site):
-    """A downloaded figure or diagram describes itself: <title> and <desc> first in its root <svg>, the desc being
-    the text alternative the page gives it."""
+def test_downloaded_diagrams_carry_title_and_description(built_site):
+    """A downloaded diagram describes itself: <title> and <desc> first in its root <svg>, the desc being the text
+    alternative the page gives it. (The experiment's figures are served byte for byte as it wrote them.)"""
     problems, checked = [], 0
     alts = {}
     for page in site_pages(built_site):
@@ -270,7 +270,7 @@ def test_downloaded_svgs_carry_title_and_description(built_site):
             alts.setdefault((img.get("src") or "").rsplit("/", 1)[-1], img.get("alt") or "")
         for svg in parse(page).svg_imgs:
             alts.setdefault("aria:" + (svg.get("aria-label") or ""), "")
-    for svg in sorted((built_site / "generated").rglob("*.svg")):
+    for svg in sorted((built_site / "generated" / "diagrams").glob("*.svg")):
         text = svg.read_text(encoding="utf-8")
         root = re.search(r"<svg\b[^>]*>\s*<title>([^<]{8,})</title>\s*<desc>([^<]{20,})</desc>", text)
         name = svg.relative_to(built_site).as_posix()
@@ -285,7 +285,7 @@ def test_downloaded_svgs_carry_title_and_description(built_site):
             problems.append(f"{name}: <desc> differs from the page's alt text: {desc!r} vs {alts.get(svg.name)!r}")
         if svg.parent.name == "diagrams" and f"aria:{desc}" not in alts:
             problems.append(f"{name}: <desc> is not the diagram's text alternative on its page: {desc!r}")
-    assert checked >= 4, "hardly any downloadable SVG: the check looks at nothing"
+    assert checked >= 2, "no downloadable diagram: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
 

@@ -1,8 +1,8 @@
 """What the site build asks of the package: the cached run, inline values, and Markdown pieces.
 
 Snippets in ``snippets/`` call these functions and print what they return; the
-MkDocs hook in ``hooks/workshop.py`` calls :func:`results` once per build and
-:func:`context` to fill ``{{ key }}`` placeholders in the prose.
+MkDocs hook in ``hooks/workshop.py`` calls ``results()`` once per build and
+``context()`` to fill the double-brace placeholders in the prose.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ __all__ = [
     "log_page",
     "figure",
     "figure_summary",
-    "FIGURE_TEXTS",
     "python_source",
     "capture_header",
     "LOG_PAGE",
@@ -125,8 +124,9 @@ def build_info() -> dict[str, str]:
 
 
 def context() -> dict[str, str]:
-    """Every value the prose may quote with ``{{ key }}``: ``section.name``, ``build.commit``, and GPT-2's
-    sizes as ``gpt2.n_layer``, ``gpt2.n_head``, ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
+    """Every value the prose may quote in double braces, by key: ``section.name``, ``section.lines``,
+    ``build.commit`` (and the other ``build.*``), and GPT-2's sizes as ``gpt2.n_layer``, ``gpt2.n_head``,
+    ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
     r = results()
     ctx: dict[str, str] = {}
     for section, values in r.show.items():
@@ -186,11 +186,6 @@ def log_page() -> str:
     return "".join(out) + "\n"
 
 
-#: The text alternative and caption of every figure a page showed in this build, by file name
-#: (``{"sqrt-dk.svg": (alt, caption)}``): the build writes them into the SVG as ``<desc>`` and ``<title>``.
-FIGURE_TEXTS: dict[str, tuple[str, str]] = {}
-
-
 def _f3(v: float) -> str:
     return f"{v:.3f}".replace("-", "\u2212")
 
@@ -232,7 +227,6 @@ def figure(name: str, alt: str, caption: str) -> str:
         raise KeyError(f"no figure {name!r}; figures: {', '.join(r.figures)}")
     summary = figure_summary(name)
     alt = f"{alt} {summary}".strip() if summary else alt
-    FIGURE_TEXTS.setdefault(name, (alt, caption))
     alt = alt.replace("[", "(").replace("]", ")")
     csv = f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>' if f"{stem}.csv" in r.tables else ""
     return (
