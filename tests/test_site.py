@@ -54,7 +54,12 @@ def test_every_page_of_the_nav_is_built(built_site):
 def test_module_3_numbers_are_the_packages(built_site, results):
     text = visible_text(page_html(built_site, "module-3"))
     gh = results.data["general_head"]
-    assert f"The largest disagreement is {gh['diff']:.2e} without the mask and {gh['diff_causal']:.2e} with it" in text
+    def sci(x: float) -> str:  # 2.78e-16 as a reader sees it: "2.78 × 10−16"
+        mantissa, exponent = f"{x:.2e}".split("e")
+        return f"{mantissa} × 10{int(exponent)}".replace("10-", "10\u2212")
+
+    assert f"The largest disagreement is {sci(gh['diff'])} without the mask and {sci(gh['diff_causal'])} with it" in text
+    assert f"writes these as {gh['diff']:.2e} and {gh['diff_causal']:.2e})" in text
     w = results.data["causal"]["weights"]
     for i, word in enumerate(results.sentence):
         row = " ".join(f"{v:.3f}" for v in w[i])
@@ -63,6 +68,19 @@ def test_module_3_numbers_are_the_packages(built_site, results):
     assert f"holds {results.data['price']['attention']:,} weights" in text
     share = 100 * results.data["price"]["attention"] / results.data["price"]["total"]
     assert f"or {share:.1f}%" in text
+
+
+def test_the_head_is_seven_lines_of_maths_after_its_check():
+    """Module 3 says: one line that checks the shapes, then seven lines (the if-branch counted as one)."""
+    import ast
+    import inspect
+
+    from attention_workshop import attention
+
+    body = ast.parse(inspect.getsource(attention)).body[0].body
+    body = [node for node in body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))]
+    assert "_check_head" in ast.unparse(body[0])
+    assert len(body[1:]) == 7, [ast.unparse(n).splitlines()[0] for n in body[1:]]
 
 
 def test_module_3_shows_the_head_from_the_package_source(built_site):
@@ -98,7 +116,8 @@ def test_every_results_log_excerpt_quotes_exactly_those_lines(built_site):
 def test_the_results_log_page_numbers_every_line_with_an_anchor(built_site):
     log_lines = (built_site / "generated" / "results.log").read_text(encoding="utf-8").rstrip("\n").split("\n")
     doc = page_html(built_site, "results-log")
-    spans = re.findall(r'<span class="log-line" id="L(\d+)"><a class="ln" href="#L\1"[^>]*>\1</a>(.*?)</span>', doc)
+    spans = re.findall(r'<span class="log-line" id="L(\d+)"><a class="ln" href="#L\1" data-n="\1"[^>]*></a>(.*?)</span>',
+                       doc)
     assert [int(n) for n, _ in spans] == list(range(1, len(log_lines) + 1))
     assert [html.unescape(t).rstrip() for _, t in spans] == [line.rstrip() for line in log_lines]
 

@@ -88,6 +88,12 @@ def _e(x: float) -> str:
     return f"{float(x):.2e}"
 
 
+def _sci(x: float) -> str:
+    """Scientific notation for prose: 2.22 × 10<sup>−16</sup> (the log keeps 2.22e-16)."""
+    mantissa, exponent = f"{float(x):.2e}".split("e")
+    return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace("<sup>-", "<sup>\u2212")
+
+
 def _int(n: int) -> str:
     return f"{int(n):,}"
 
@@ -315,7 +321,11 @@ def _general_head(log: _Log, r: Results):
     log("same comparison with the causal mask on both sides:")
     log(f"  max |difference| = {_e(diffs[True])}")
     log(f"machine epsilon (2^-52) = {_e(eps)}; largest difference = {_f(max(diffs.values()) / eps, 1)} x epsilon")
+    from .claims import EPS_UNITS
+
     show = {"diff": _e(diffs[False]), "diff_causal": _e(diffs[True]), "eps": _e(eps), "seed": str(SEED),
+            "diff_sci": _sci(diffs[False]), "diff_causal_sci": _sci(diffs[True]), "eps_sci": _sci(eps),
+            "eps_units": str(EPS_UNITS),
             "ulps": _f(max(diffs.values()) / eps, 1), "d_k": str(d_k)}
     return {"diff": diffs[False], "diff_causal": diffs[True], "eps": eps, "W_q": W_q, "W_k": W_k, "W_v": W_v}, show
 

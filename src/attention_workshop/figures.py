@@ -35,14 +35,20 @@ def _pyplot():
     return plt
 
 
-def _svg(fig) -> str:
+def _svg(fig, title: str, desc: str) -> str:
+    """The figure as SVG text, with a <title> and a <desc> that state its numbers (for a
+    reader who downloads the file, or whose screen reader opens it)."""
+    from xml.sax.saxutils import escape
+
     buf = io.StringIO()
     fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
     fig.clf()
     import matplotlib.pyplot as plt
 
     plt.close(fig)
-    return buf.getvalue()
+    svg = buf.getvalue()
+    at = svg.index(">", svg.index("<svg")) + 1
+    return f"{svg[:at]}\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>{svg[at:]}"
 
 
 def heatmap_svg(
@@ -83,7 +89,10 @@ def heatmap_svg(
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    return _svg(fig)
+    desc = (f"Attention weights; each row is a looking word, each column a word looked at ({', '.join(cols)}). "
+            + "; ".join(f"row {r}: " + ", ".join(f"{v:.3f}" for v in row) for r, row in zip(rows, weights))
+            + (". Masked cells are 0." if masked is not None else "."))
+    return _svg(fig, title, desc)
 
 
 def lines_svg(
@@ -104,7 +113,9 @@ def lines_svg(
     ax.set_title(title, fontsize=12, loc="left")
     ax.grid(True, color="#dddddd")
     ax.legend(frameon=False)
-    return _svg(fig)
+    desc = f"{ylabel} against {xlabel}. " + "; ".join(
+        f"{name}: " + ", ".join(f"{xv} -> {float(yv):.3f}" for xv, yv in zip(x, ys)) for name, ys in series.items())
+    return _svg(fig, title, desc)
 
 
 def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

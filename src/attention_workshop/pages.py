@@ -180,8 +180,10 @@ def log_page() -> str:
     r = results()
     out = ['<pre class="results-log" tabindex="0"><code>']
     for n, line in enumerate(r.lines, 1):
-        out.append(f'<span class="log-line" id="L{n}"><a class="ln" href="#L{n}" aria-label="line {n}">{n}</a>'
-                   f"{html.escape(line) or ' '}</span>")
+        # The number is drawn by CSS from data-n, so copying the log copies the log alone;
+        # tabindex -1 keeps 200-odd line links out of the Tab order (each stays clickable).
+        out.append(f'<span class="log-line" id="L{n}"><a class="ln" href="#L{n}" data-n="{n}" tabindex="-1" '
+                   f'aria-label="line {n}"></a>{html.escape(line) or " "}</span>')
     out.append("</code></pre>")
     return "".join(out) + "\n"
 
