@@ -91,9 +91,8 @@ class PageLog:
         self.console_errors.append(str(err))
 
     def on_request(self, req) -> None:
-        url = req.url
-        if not (url.startswith(self.base) or url.startswith("data:") or url.startswith("blob:") or url == "about:blank"):
-            self.foreign_requests.append(url)
+        if not req.url.startswith((self.base, "data:", "blob:", "about:")):
+            self.foreign_requests.append(req.url)
 
 
 @pytest.fixture()

@@ -12,19 +12,10 @@ from pathlib import Path
 
 import pytest
 
-
-def conftest_build_site():
-    """tests/conftest.py's ``build_site`` (pytest has loaded it, as ``tests.conftest`` or ``conftest``)."""
-    import sys
-
-    for name in ("tests.conftest", "conftest"):
-        module = sys.modules.get(name)
-        if module is not None and hasattr(module, "build_site"):
-            return module.build_site
-    raise RuntimeError("tests/conftest.py is not loaded: run these tests with pytest")
-
 from attention_workshop.diagrams import check_sizes, stated_sizes
 from attention_workshop.gpt2 import GPT2Config
+
+from .conftest import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAGRAMS = ROOT / "docs" / "diagrams"
@@ -87,7 +78,6 @@ def test_another_config_is_checked_against_itself():
 @pytest.mark.site
 def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
     """The build itself refuses a diagram that disagrees with GPT-2 (one build, stopped before any page)."""
-    build_site = conftest_build_site()
 
     project = tmp_path / "project"
     shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",
@@ -102,7 +92,6 @@ def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
 @pytest.mark.site
 def test_a_wrong_size_in_a_diagram_caption_fails_the_build(tmp_path):
     """The caption and alt text of a diagram are checked like the diagram: a size typed wrong stops the build."""
-    build_site = conftest_build_site()
 
     project = tmp_path / "project"
     shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",

@@ -13,16 +13,7 @@ from pathlib import Path
 
 import pytest
 
-
-def conftest_build_site():
-    """tests/conftest.py's ``build_site`` (pytest has loaded it, as ``tests.conftest`` or ``conftest``)."""
-    import sys
-
-    for name in ("tests.conftest", "conftest"):
-        module = sys.modules.get(name)
-        if module is not None and hasattr(module, "build_site"):
-            return module.build_site
-    raise RuntimeError("tests/conftest.py is not loaded: run these tests with pytest")
+from .conftest import build_site
 
 
 def tree(site: Path) -> dict[str, str]:
@@ -59,7 +50,6 @@ def test_first_difference_names_the_file(tmp_path):
 
 @pytest.mark.site
 def test_two_builds_are_byte_identical(built_site, tmp_path):
-    build_site = conftest_build_site()
 
     again = tmp_path / "site-again"
     build_site(again)

@@ -20,6 +20,8 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
+from .conftest import PageLog
+
 # ---------------------------------------------------------------------------- reading the site
 
 
@@ -461,26 +463,6 @@ def test_api_page_documents_every_public_name(built_site):
 # ---------------------------------------------------------------------------- in the browser
 
 
-class _Log:
-    """Console errors and requests that leave the site (as conftest's PageLog, for a page of our own)."""
-
-    def __init__(self, base: str) -> None:
-        self.base = base
-        self.console_errors: list[str] = []
-        self.foreign_requests: list[str] = []
-
-    def on_console(self, msg) -> None:
-        if msg.type == "error":
-            self.console_errors.append(msg.text)
-
-    def on_pageerror(self, err) -> None:
-        self.console_errors.append(str(err))
-
-    def on_request(self, req) -> None:
-        if not req.url.startswith((self.base, "data:", "blob:", "about:")):
-            self.foreign_requests.append(req.url)
-
-
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 800}
 
@@ -504,7 +486,7 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
     context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     try:
         page = context.new_page()
-        log = _Log(site_url)
+        log = PageLog(site_url)
         page.on("console", log.on_console)
         page.on("pageerror", log.on_pageerror)
         page.on("request", log.on_request)
