@@ -10,6 +10,8 @@ export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 
 export PYTHONHASHSEED := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export NO_MKDOCS_2_WARNING := 1
+# PyTorch's portable CPU kernels: the same last-bit rounding on every processor (see experiment.py).
+export ATEN_CPU_CAPABILITY ?= default
 
 .PHONY: help setup browser serve site test test-fast bench captures lock clean
 

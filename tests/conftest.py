@@ -17,6 +17,16 @@ from pathlib import Path
 
 import pytest
 
+# The experiment's PyTorch cross-checks use the portable CPU kernels (see experiment.py); set it
+# before any test module imports torch, so tests see the numbers the build and the capture see.
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+
+# Property tests draw the same examples on every run: deterministic, like everything else here.
+from hypothesis import settings  # noqa: E402
+
+settings.register_profile("workshop", derandomize=True, deadline=None)
+settings.load_profile("workshop")
+
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -25,7 +35,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 
 def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "ATEN_CPU_CAPABILITY": "default"}
     env.setdefault("SOURCE_DATE_EPOCH", "0")
     if Path(project).resolve() != ROOT:  # a copy of the project builds with its own package
         env["PYTHONPATH"] = os.pathsep.join([str(Path(project) / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)

@@ -112,7 +112,11 @@ def test_sdpa_matches_torch_float64(shape, causal):
     out, w = scaled_dot_product_attention(Q, K, V, causal=causal)
     expected = F.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (Q, K, V)), is_causal=causal).numpy()
     np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14, err_msg=f"shape {shape}, causal {causal}")
-    assert w.shape == shape[:-1] + (shape[-2],)
+    tQ, tK = torch.from_numpy(Q), torch.from_numpy(K)
+    scores = tQ @ tK.transpose(-2, -1) / math.sqrt(shape[-1])
+    if causal:
+        scores = scores.masked_fill(torch.ones(shape[-2], shape[-2]).triu(1).bool(), float("-inf"))
+    np.testing.assert_allclose(w, torch.softmax(scores, dim=-1).numpy(), rtol=0, atol=1e-15, err_msg="weights")
 
 
 def test_sdpa_with_more_keys_than_queries():

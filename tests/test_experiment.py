@@ -49,7 +49,8 @@ def test_the_log_stamps_the_versions_first(results):
     stamped = dict(line[2:].split(": ", 1) for line in head[1:6])
     assert stamped["python"] == ".".join(map(str, sys.version_info[:3]))
     assert stamped["numpy"] == np.__version__
-    assert stamped["torch"] == torch.__version__
+    assert stamped["torch"] == f"{torch.__version__} (CPU kernels: default)"
+    assert torch.backends.cpu.get_cpu_capability() == "DEFAULT", "the portable kernels, on every processor"
     assert stamped["matplotlib"] == matplotlib.__version__
     assert stamped["os"].startswith(os.uname().sysname)
 
@@ -166,3 +167,35 @@ def test_console_script_names_itself():
     script = Path(sys.executable).with_name("attention-workshop-experiment")
     proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0 and proc.stdout.startswith("usage: attention-workshop-experiment")
+
+
+def test_the_pytorch_differences_in_the_log_are_pytorchs(results):
+    """Recompute both cross-checks with this test's own PyTorch code; the log must report the same numbers."""
+    import math
+
+    import torch.nn.functional as F
+
+    from attention_workshop import attention, embed, multi_head_attention
+
+    gh = results.data["general_head"]
+    X = embed(results.sentence)
+    for causal, logged in ((False, gh["diff"]), (True, gh["diff_causal"])):
+        ours, _ = attention(X, gh["W_q"], gh["W_k"], gh["W_v"], causal=causal)
+        q, k, v = (torch.from_numpy(X @ W) for W in (gh["W_q"], gh["W_k"], gh["W_v"]))
+        theirs = F.scaled_dot_product_attention(q, k, v, is_causal=causal).numpy()
+        assert logged == float(np.max(np.abs(ours - theirs))), f"general head, causal {causal}"
+        assert 0 < logged < 1e-14, "a real comparison of two programs differs by rounding, not by nothing"
+
+    mh = results.data["multi_head"]
+    x, w_attn, b_attn, w_proj, b_proj = mh["inputs"]
+    ours, _ = multi_head_attention(x, w_attn, b_attn, w_proj, b_proj, n_head=mh["n_head"])
+    tx, tw, tb, tpw, tpb = (torch.from_numpy(a) for a in (x, w_attn, b_attn, w_proj, b_proj))
+    B, T, C = tx.size()
+    nh = mh["n_head"]
+    q, k, v = (tx @ tw + tb).split(C, dim=2)
+    q, k, v = (t.view(B, T, nh, C // nh).transpose(1, 2) for t in (q, k, v))
+    att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+    att = att.masked_fill(~torch.tril(torch.ones(T, T, dtype=torch.bool)), float("-inf"))
+    y = (torch.softmax(att, dim=-1) @ v).transpose(1, 2).contiguous().view(B, T, C) @ tpw + tpb
+    assert mh["diff"] == float(np.max(np.abs(ours - y.numpy()))), "multi-head cross-check"
+    assert 0 < mh["diff"] < 1e-14

@@ -23,7 +23,13 @@ from pathlib import Path
 
 import numpy as np
 
-from . import figures, handcalc, lessons
+# PyTorch picks CPU kernels by processor (AVX-512, AVX2, ...), and their rounding differs in the
+# last bit. The cross-checks print differences of that size, so the experiment asks for the portable
+# kernels: the same log on every x86 processor. (Read when torch is first imported; make, the build
+# hook and the tests set it too. An explicit setting wins, and is stamped in the log.)
+os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+
+from . import figures, handcalc, lessons  # noqa: E402
 from .core import attention, causal_mask, scaled_dot_product_attention, simple_attention, softmax, multi_head_attention
 from .gpt2 import GPT2, attention_params, attention_params_with_bias, head_params, total_params
 from .toy import AXES, SENT_MONEY, SENT_RIVER, W_K_WIRED, W_Q_WIRED, embed, parse_sentence
@@ -127,7 +133,7 @@ def versions() -> dict[str, str]:
         "os": os_name,
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "torch": torch.__version__,
+        "torch": f"{torch.__version__} (CPU kernels: {torch.backends.cpu.get_cpu_capability().lower()})",
         "matplotlib": matplotlib.__version__,
     }
 
@@ -423,7 +429,8 @@ def _multi_head(log: _Log, r: Results):
     log("in PyTorch (c_attn, split, view/transpose into heads, masked softmax,")
     log("c_proj), float64; B = {B}, T = {T}, C = {C}, n_head = {nh}:".format(B=B, T=T, C=C, nh=nh))
     log(f"  max |difference| = {_e(diff)}")
-    return {"diff": diff, "B": B, "T": T, "C": C, "n_head": nh}, {"diff": _e(diff), "shape": f"({B}, {T}, {C})", "n_head": str(nh)}
+    return {"diff": diff, "B": B, "T": T, "C": C, "n_head": nh,
+            "inputs": (x, w_attn, b_attn, w_proj, b_proj)}, {"diff": _e(diff), "shape": f"({B}, {T}, {C})", "n_head": str(nh)}
 
 
 # --------------------------------------------------------------------------- Modules 0-2 details, and the chapter "the cat sat"
