@@ -204,13 +204,13 @@ def test_quadratic_steps_are_the_inside_pages_steps():
     assert [s.split(". ", 1)[0] for s in steps] == [str(i) for i in range(1, len(steps) + 1)]
     assert "4. Causal mask" in steps
     q = QS["quadratic"]
-    assert [o.label for o in q.options] == steps
-    assert f" {len(steps)} steps" in q.prompt
-    # Twice the tokens: the N x N grid has four times the cells; the mask visits every one of them,
-    # and scores, scale, softmax and the weighted sum do a fixed amount of work per cell.
-    # The projections do a fixed amount per token: twice the work.
-    assert set(q.answer) == keys("quadratic", "Scores", "Scale", "Causal mask", "Softmax", "Weighted sum")
-    assert "Causal mask × 4" in q.explanation and "Projections × 2" in q.explanation
+    # The mask does no arithmetic (the page counts 0 FLOPs): it is left out, and the prompt says so.
+    assert [o.label for o in q.options] == [s for s in steps if s != "4. Causal mask"]
+    assert f" {len(steps)} steps" in q.prompt and "Step 4, causal mask, does no arithmetic" in q.prompt
+    # Twice the tokens: the N x N grid has four times the cells, and scores, scale, softmax and the
+    # weighted sum do a fixed amount of work per cell. The projections work per token: twice.
+    assert set(q.answer) == keys("quadratic", "Scores", "Scale", "Softmax", "Weighted sum")
+    assert "Scores × 4" in q.explanation and "Projections × 2" in q.explanation
 
 
 # --------------------------------------------------------------------------- grading

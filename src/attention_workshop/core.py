@@ -44,6 +44,27 @@ def _need_ndim(name: str, a: np.ndarray, ndim: int | tuple[int, ...], form: str)
         raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
 
 
+def _check_scores(x: object, axis: object) -> np.ndarray:
+    """Scores for softmax, with errors a reader can act on."""
+    x = _as_float("x", x)
+    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
+        raise ValueError(f"axis must be a whole number (an axis of x), got {axis!r}")
+    if x.ndim == 0:
+        raise ValueError("softmax needs at least one axis, got a scalar (shape ())")
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"axis {axis} does not exist for scores of shape {x.shape}")
+    if x.shape[axis] == 0:
+        raise ValueError(f"softmax needs at least one score along axis {axis}, got shape {x.shape}")
+    if np.isnan(x).any() or np.isposinf(x).any():
+        raise ValueError("softmax got NaN or +inf among its scores; only finite scores and -inf are allowed")
+    if np.isneginf(np.max(x, axis=axis)).any():
+        raise ValueError(
+            "softmax got a slice whose scores are all -inf: every position is masked, "
+            "so there is nothing to share the weight between"
+        )
+    return x
+
+
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """Turn scores into weights that are positive and sum to 1 along ``axis``.
 
@@ -64,23 +85,8 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
         ValueError: a slice along ``axis`` is all ``-inf`` (nothing left to
             attend to), or ``x`` holds NaN or ``+inf``.
     """
-    x = _as_float("x", x)
-    if isinstance(axis, bool) or not isinstance(axis, (int, np.integer)):
-        raise ValueError(f"axis must be a whole number (an axis of x), got {axis!r}")
-    if x.ndim == 0:
-        raise ValueError("softmax needs at least one axis, got a scalar (shape ())")
-    if not -x.ndim <= axis < x.ndim:
-        raise ValueError(f"axis {axis} does not exist for scores of shape {x.shape}")
-    if x.shape[axis] == 0:
-        raise ValueError(f"softmax needs at least one score along axis {axis}, got shape {x.shape}")
-    if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("softmax got NaN or +inf among its scores; only finite scores and -inf are allowed")
-    m = np.max(x, axis=axis, keepdims=True)
-    if np.isneginf(m).any():
-        raise ValueError(
-            "softmax got a slice whose scores are all -inf: every position is masked, "
-            "so there is nothing to share the weight between"
-        )
+    x = _check_scores(x, axis)
+    m = np.max(x, axis=axis, keepdims=True)  # the largest score of each slice
     e = np.exp(x - m)  # exp(-inf) == 0 exactly
     return e / np.sum(e, axis=axis, keepdims=True)
 

@@ -148,7 +148,7 @@ def _q_dot() -> Question:
     listing = ", ".join(f"{a} · {b} = {_f(d, 2)}" for (a, b), d in zip(pairs, dots))
     return Question(
         "dot", "single",
-        "In the toy vocabulary, which pair of words points most the same way (has the largest dot product)?",
+        "Of these four pairs from the toy vocabulary, which has the largest dot product?",
         opts[best].key,
         f"Multiply the coordinates axis by axis and add: {listing}.",
         "module-0.md#dot-product", "Module 0: the dot product", opts)
@@ -416,9 +416,10 @@ def _q_causal_off() -> Question:
 
 
 #: How each step of the inside-the-model page (:data:`.inside.STEPS`) is measured: its
-#: ``attention_flops`` key. The causal mask does no arithmetic; it visits every cell of the grid.
-STEP_WORK: dict[str, str] = {
-    "projections": "qkv", "scores": "scores", "scale": "scale", "causal-mask": "score_cells",
+#: ``attention_flops`` key. The causal mask does no arithmetic (the page counts it as 0 FLOPs),
+#: so the question leaves it out and says so.
+STEP_WORK: dict[str, str | None] = {
+    "projections": "qkv", "scores": "scores", "scale": "scale", "causal-mask": None,
     "softmax": "softmax", "weighted-sum": "weighted_sum", "output-projection": "proj",
 }
 
@@ -428,20 +429,23 @@ def _q_quadratic() -> Question:
         raise ValueError(f"the quadratic question measures steps {list(STEP_WORK)}; the page has {[s for s, _ in STEPS]}")
     T = GPT2.n_ctx // 2
     f1, f2 = attention_flops(T), attention_flops(2 * T)
-    opts = _opts(*(f"{i}. {title}" for i, (_, title) in enumerate(STEPS, 1)))
-    ratios = {sid: f2[key] / f1[key] for sid, key in STEP_WORK.items()}
-    answer = tuple(o.key for o, (sid, _) in zip(opts, STEPS) if ratios[sid] == 4)
+    numbered = [(i, sid, title) for i, (sid, title) in enumerate(STEPS, 1)]
+    counted = [(i, sid, title) for i, sid, title in numbered if STEP_WORK[sid] is not None]
+    skipped = [(i, title) for i, sid, title in numbered if STEP_WORK[sid] is None]
+    opts = _opts(*(f"{i}. {title}" for i, _, title in counted))
+    ratios = {sid: f2[STEP_WORK[sid]] / f1[STEP_WORK[sid]] for _, sid, _ in counted}
+    answer = tuple(o.key for o, (_, sid, _) in zip(opts, counted) if ratios[sid] == 4)
     if sorted(set(ratios.values())) != [2, 4]:
         raise ValueError(f"the quadratic question expects every step to grow 2 or 4 times, got {ratios}")
-    listing = ", ".join(
-        f"{title} × {ratios[sid]:g}" + (" (cells it visits; it does no arithmetic)" if STEP_WORK[sid] == "score_cells" else "")
-        for sid, title in STEPS)
+    listing = ", ".join(f"{title} × {ratios[sid]:g}" for _, sid, title in counted)
+    left_out = "; ".join(f"step {i}, {title}" for i, title in skipped)
     return Question(
         "quadratic", "multiple",
         f"Inside the model walks through {len(STEPS)} steps of a GPT-2 attention layer. Double the number of "
-        "tokens: which steps then do four times as much work? Tick every one.",
+        f"tokens: which steps then do four times as many FLOPs? ({left_out.capitalize()}, does no arithmetic "
+        "and is not listed.) Tick every one.",
         answer,
-        f"From {T} to {2 * T} tokens, the work of each step grows: {listing}. The steps that work on the "
+        f"From {T} to {2 * T} tokens, the FLOPs of each step grow: {listing}. The steps that work on the "
         "N × N grid of scores grow with its square; the projections grow with N.",
         "inside-the-model.md#scores", "Inside the model: scores", opts)
 

@@ -326,13 +326,13 @@ def _general_head(log: _Log, r: Results):
     log(f"  max |difference| = {_e(diffs[False])}")
     log("same comparison with the causal mask on both sides:")
     log(f"  max |difference| = {_e(diffs[True])}")
-    log(f"machine epsilon (2^-52) = {_e(eps)}; largest difference = {_f(max(diffs.values()) / eps, 1)} x epsilon")
+    log(f"machine epsilon 2^-52 = {_e(eps)}; largest difference = {_f(max(diffs.values()) / eps, 2)} x epsilon")
     from .claims import EPS_UNITS
 
     show = {"diff": _e(diffs[False]), "diff_causal": _e(diffs[True]), "eps": _e(eps), "seed": str(SEED),
             "diff_sci": _sci(diffs[False]), "diff_causal_sci": _sci(diffs[True]), "eps_sci": _sci(eps),
             "eps_units": str(EPS_UNITS),
-            "ulps": _f(max(diffs.values()) / eps, 1), "d_k": str(d_k)}
+            "ulps": _f(max(diffs.values()) / eps, 2), "d_k": str(d_k)}
     return {"diff": diffs[False], "diff_causal": diffs[True], "eps": eps, "W_q": W_q, "W_k": W_k, "W_v": W_v}, show
 
 

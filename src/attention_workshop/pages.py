@@ -241,7 +241,8 @@ def figure(name: str, alt: str, caption: str) -> str:
 
 def python_source(obj: Callable | object) -> str:
     """The source of a package function or module, as a Python code block (shown, never retyped)."""
-    return f"```python\n{inspect.getsource(obj).rstrip()}\n```\n"
+    # Wrapped in a div whose long lines wrap on narrow screens instead of scrolling sideways.
+    return f'<div class="package-source" markdown="block">\n\n```python\n{inspect.getsource(obj).rstrip()}\n```\n\n</div>\n'
 
 
 CAPTURE = _REPO_DIR / "captures" / "results.log"
