@@ -56,7 +56,7 @@ captures: setup
 	$(PY) -m attention_workshop.experiment --out captures
 
 bench: setup
-	$(PY) -m attention_workshop.bench
+	$(PY) -m attention_workshop.build.bench
 
 lock: setup
 	$(PY) -m pip freeze --all --exclude-editable | grep -v '^pip==' | \

@@ -50,7 +50,7 @@ DIAGRAMS = "diagrams"  # docs/diagrams/*.d2
 def _fresh_package():
     for name in [m for m in sys.modules if m == "attention_workshop" or m.startswith("attention_workshop.")]:
         del sys.modules[name]
-    import attention_workshop.pages as pages
+    import attention_workshop.build.site as pages
 
     return pages
 
@@ -105,7 +105,7 @@ def on_config(config):
 
 def _check_diagrams(config) -> None:
     """Fail the build when a diagram states a size (layers, heads, d_model) GPT-2 does not have."""
-    from attention_workshop.diagrams import check_sizes
+    from attention_workshop.build.diagrams import check_sizes
 
     for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
         try:
@@ -124,11 +124,11 @@ def on_pre_build(config):
     except Exception as err:  # a false claim or a broken experiment stops the build, said plainly
         raise PluginError(f"attention_workshop: the experiment or its claims failed: {err}") from err
     log.info("attention_workshop: experiment ran %d time(s); %d sections, %d log lines, claims verified",
-             pages.RUNS, len(r.sections), len(r.lines))
+             pages.runs(), len(r.sections), len(r.lines))
 
 
 def on_files(files, config):
-    import attention_workshop.pages as pages
+    import attention_workshop.build.site as pages
 
     for path, text in pages.generated_files().items():
         files.append(File.generated(config, path, content=text))
@@ -146,7 +146,7 @@ def on_page_markdown(markdown, page, config, files):
     _current_page["src"] = page.file.src_uri
     if "{{" not in markdown:
         return markdown
-    import attention_workshop.pages as pages
+    import attention_workshop.build.site as pages
 
     ctx = pages.context()
 
@@ -170,7 +170,7 @@ _DIAGRAM_TEXTS: dict[str, tuple[str, str]] = {}  # diagram stem -> (alt text, ca
 
 def _check_diagram_figures(markdown: str, page) -> None:
     """A diagram's alt text and caption state sizes too: check them against GPT-2 like the .d2 itself."""
-    from attention_workshop.diagrams import check_sizes
+    from attention_workshop.build.diagrams import check_sizes
 
     for m in _DIAGRAM_FIGURE.finditer(markdown):
         body = m.group(1)
@@ -299,7 +299,7 @@ def on_env(env, config, files):
 
 def on_post_build(config):
     """Downloaded diagrams describe themselves; markdown-exec's pyodide files (a CDN @import) are removed."""
-    import attention_workshop.pages as pages
+    import attention_workshop.build.site as pages
 
     site = Path(config.site_dir)
     # Only the diagrams: a figure's SVG stays byte for byte the experiment's (tests/test_site.py compares them).

@@ -1,5 +1,6 @@
 # Where this copy of the site came from: generated at every build.
-from attention_workshop.pages import build_info, md_table
+from attention_workshop.build.pages import build_info
+from attention_workshop.build.render import md_table
 
 info = build_info()
 rows = [(name, f"`{info[name]}`") for name in ("commit", "python", "numpy", "torch", "matplotlib",

@@ -1,5 +1,5 @@
 # The two sentences as matrices X: one row per word.
-from attention_workshop.lessons import sentence_table
+from attention_workshop.build.tables import sentence_table
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER
 
 for words in (SENT_RIVER, SENT_MONEY):

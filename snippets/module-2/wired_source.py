@@ -1,4 +1,4 @@
-from attention_workshop.lessons import wired_head
-from attention_workshop.pages import python_source
+from attention_workshop.toy import wired_head
+from attention_workshop.build.render import python_source
 
 print(python_source(wired_head))

@@ -1,5 +1,7 @@
 # The causal weights as a table: the text alternative of the heatmap above.
-from attention_workshop.pages import matrix_table, results
+from attention_workshop.chapters.module_3 import CAUSAL
+from attention_workshop.build.pages import results
+from attention_workshop.build.render import matrix_table
 
 r = results()
-print(matrix_table(r.data["causal"]["weights"], r.sentence, r.sentence, corner="looking ↓ / looked at →"))
+print(matrix_table(r[CAUSAL].weights, r.sentence, r.sentence, corner="looking ↓ / looked at →"))

@@ -1,4 +1,4 @@
-from attention_workshop import experiment
-from attention_workshop.pages import python_source
+from attention_workshop.build import torch_refs
+from attention_workshop.build.render import python_source
 
-print(python_source(experiment.torch_gpt2_attention))
+print(python_source(torch_refs.torch_gpt2_attention))

@@ -1,5 +1,7 @@
 # The unmasked weights as a table: the text alternative of the heatmap above.
-from attention_workshop.pages import matrix_table, results
+from attention_workshop.chapters.module_2 import WIRED_HEAD
+from attention_workshop.build.pages import results
+from attention_workshop.build.render import matrix_table
 
 r = results()
-print(matrix_table(r.data["wired_head"]["weights"], r.sentence, r.sentence, corner="looking ↓ / looked at →"))
+print(matrix_table(r[WIRED_HEAD].weights, r.sentence, r.sentence, corner="looking ↓ / looked at →"))

@@ -1,3 +1,3 @@
-from attention_workshop.pages import log_excerpt
+from attention_workshop.build.render import log_excerpt
 
 print(log_excerpt("practice"))

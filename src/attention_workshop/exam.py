@@ -476,9 +476,13 @@ def _q_cells() -> Question:
 
 @lru_cache(maxsize=1)
 def _questions(fingerprint: str) -> tuple[Question, ...]:
-    from .pages import results
+    import dataclasses
+    from types import SimpleNamespace
 
-    r = results(SENT_RIVER)
+    from .build.pages import results
+
+    run = results(SENT_RIVER)
+    r = SimpleNamespace(sentence=run.sentence, data={k: dataclasses.asdict(v) for k, v in run.data.items()})
     qs = (
         _q_dot(), _q_zero_share(), _q_max_trick(r),  # Module 0
         _q_self(r), _q_two_senses(),  # Module 1
@@ -495,7 +499,7 @@ def _questions(fingerprint: str) -> tuple[Question, ...]:
 
 def questions() -> tuple[Question, ...]:
     """The exam's questions, in order, with answers computed from this build's package."""
-    from .pages import source_fingerprint
+    from .build.pages import source_fingerprint
 
     return _questions(source_fingerprint())
 

@@ -7,9 +7,13 @@ of a place, and how much of a grammar word a word is.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import numpy as np
+
+from .core import causal_mask, softmax
 
 __all__ = [
     "AXES",
@@ -23,6 +27,9 @@ __all__ = [
     "embed",
     "known_words",
     "parse_sentence",
+    "lean",
+    "WiredHead",
+    "wired_head",
 ]
 
 #: The names of the toy embedding's axes, in column order.
@@ -129,3 +136,59 @@ def parse_sentence(text: str) -> tuple[str, ...]:
     words = tuple(text.lower().split())
     embed(words)  # raises with the list of known words
     return words
+
+
+_WATER, _MONEY = AXES.index("water"), AXES.index("money")
+
+
+def lean(X: np.ndarray) -> np.ndarray | float:
+    """Which sense a row leans to: its water coordinate minus its money coordinate.
+
+    Positive leans to water, negative to money. ``X``: ``(d_model,)`` or ``(T, d_model)``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.shape[-1:] != (len(AXES),):
+        raise ValueError(f"lean needs rows on the axes {', '.join(AXES)} (last size {len(AXES)}), got shape {X.shape}")
+    d = X[..., _WATER] - X[..., _MONEY]
+    return float(d) if d.ndim == 0 else d
+
+
+@dataclass(frozen=True)
+class WiredHead:
+    """Every intermediate of the hand-wired head on one sentence.
+
+    Attributes:
+        Q: ``(T, 2)``, what each word asks (``X W_Q``).
+        K: ``(T, 2)``, what each word advertises (``X W_K``).
+        scores: ``(T, T)``, ``Q K^T / sqrt(2)``; ``-inf`` above the diagonal under the causal mask.
+        weights: ``(T, T)``, softmax of each row.
+        out: ``(T, d_model)``, the weights times the rows of ``X`` (no ``W_v`` yet).
+    """
+
+    Q: np.ndarray
+    K: np.ndarray
+    scores: np.ndarray
+    weights: np.ndarray
+    out: np.ndarray
+
+
+def wired_head(X: np.ndarray, causal: bool = False) -> WiredHead:
+    """Module 2's hand-wired head; each word hands over its own embedding (no ``W_v`` yet).
+
+    Args:
+        X: ``(T, d_model)`` rows of the toy embedding.
+        causal: hide the future, as Module 3 does.
+
+    Returns:
+        A :class:`WiredHead` with ``Q``, ``K``, ``scores``, ``weights`` and ``out``.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != W_Q_WIRED.shape[0]:
+        raise ValueError(f"X must have shape (T, {W_Q_WIRED.shape[0]}) for the wired head, got shape {X.shape}")
+    Q = X @ W_Q_WIRED  # (T, 4) x (4, 2) -> (T, 2): what each word asks
+    K = X @ W_K_WIRED  # (T, 4) x (4, 2) -> (T, 2): what each word advertises
+    scores = Q @ K.T / math.sqrt(K.shape[1])  # (T, 2) x (2, T) -> (T, T)
+    if causal:
+        scores = np.where(causal_mask(len(X)), -np.inf, scores)
+    weights = softmax(scores)  # (T, T)
+    return WiredHead(Q, K, scores, weights, weights @ X)  # (T, T) x (T, 4) -> (T, 4)

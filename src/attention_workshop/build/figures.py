@@ -1,13 +1,38 @@
-"""Deterministic SVG figures (no dates, no random ids) and their CSV twins."""
+"""Deterministic SVG figures (no dates, no random ids) and their CSV twins.
+
+:func:`draw` makes every figure of a run from the chapters' typed results; the other
+functions draw one kind of figure.
+"""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-
 import numpy as np
 
-__all__ = ["heatmap_svg", "lines_svg", "table_csv"]
+from ..chapters import module_2, module_3
+from .results import Results
+
+__all__ = ["draw", "heatmap_svg", "lines_svg", "table_csv"]
+
+
+def draw(r: Results) -> None:
+    """Add the run's figures (SVG) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
+    words = r.sentence
+    wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
+    r.figures["wired-weights.svg"] = heatmap_svg(
+        wired.weights, words, words, f'Wired head, "{" ".join(words)}", no mask')
+    r.tables["wired-weights.csv"] = table_csv(["query", *words], [[q, *row] for q, row in zip(words, wired.weights)])
+    r.figures["sqrt-dk.svg"] = lines_svg(
+        module_2.DK_VALUES, {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled},
+        f"Largest softmax weight among {dk.keys} keys, averaged", "d_k (log scale)", "mean largest weight")
+    rows = zip(module_2.DK_VALUES, dk.var_raw, dk.var_scaled, dk.max_raw, dk.max_scaled)
+    r.tables["sqrt-dk.csv"] = table_csv(
+        ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"], [list(x) for x in rows])
+    r.figures["wired-weights-causal.svg"] = heatmap_svg(
+        causal.weights, words, words, f'Wired head, "{" ".join(words)}", causal mask', masked=causal.future)
+    r.tables["wired-weights-causal.csv"] = table_csv(
+        ["query", *words], [[q, *row] for q, row in zip(words, causal.weights)])
 
 _SALT = "attention-workshop"
 

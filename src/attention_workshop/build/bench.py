@@ -20,10 +20,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .core import attention, multi_head_attention
+from ..core import attention, multi_head_attention
 from .experiment import run
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _best(fn: Callable[[], object], repeat: int = 3) -> float:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .gpt2 import GPT2, GPT2Config
+from ..gpt2 import GPT2, GPT2Config
 
 __all__ = ["SIZE_PATTERNS", "stated_sizes", "check_sizes"]
 

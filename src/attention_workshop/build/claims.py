@@ -1,0 +1,41 @@
+"""The claims runner: every claim the chapters make, checked against a run's results.
+
+A claim is a sentence a page states ("every row sums to 1") and a test over a section's
+typed result (:class:`attention_workshop.chapters.Claim`). :func:`verify` raises
+:class:`ClaimError` naming every claim that has stopped being true, and the site build
+fails with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chapters import SECTIONS, Claim
+from ..toy import SENT_RIVER
+from .results import Results
+
+__all__ = ["ClaimError", "CLAIMS", "check", "verify"]
+
+
+class ClaimError(AssertionError):
+    """A sentence on the site is no longer true of the numbers this build produced."""
+
+
+#: Every claim, with the key of the section whose result it tests.
+CLAIMS: tuple[tuple[str, Claim[Any]], ...] = tuple((s.key, c) for s in SECTIONS for c in s.claims)
+
+
+def check(results: Results) -> list[tuple[Claim[Any], bool]]:
+    """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
+    default = tuple(results.sentence) == tuple(SENT_RIVER)
+    return [(c, bool(c.test(results.data[key]))) for key, c in CLAIMS if default or not c.default_only]
+
+
+def verify(results: Results) -> int:
+    """Raise :class:`ClaimError` naming each false claim; return how many claims held."""
+    outcome = check(results)
+    false = [c for c, ok in outcome if not ok]
+    if false:
+        lines = "\n".join(f"  - {c.key}: {c.text}" for c in false)
+        raise ClaimError(f"{len(false)} claim(s) the pages make are no longer true of this build's numbers:\n{lines}")
+    return len(outcome)

@@ -1,0 +1,96 @@
+"""The workshop's experiment: every chapter's sections, in teaching order, written to results.log.
+
+:func:`run` runs each section of :data:`attention_workshop.chapters.SECTIONS` with a
+:class:`RunContext` (the sentence, seed 0, the number formatter, the PyTorch references),
+then draws the figures from the results. It is deterministic: no clocks, no randomness
+that is not seeded, so the same environment writes the same bytes. :func:`write` puts
+results.log, the figures and their CSVs on disk, all or nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..chapters import SECTIONS
+from ..toy import SENT_RIVER, parse_sentence
+from . import figures, fmt
+from .results import Results, Span
+from .torch_refs import TorchReferences, versions
+
+__all__ = ["SEED", "Span", "Results", "RunContext", "run", "write"]
+
+SEED = 0
+
+
+class RunContext:
+    """What a section writes into (:class:`attention_workshop.chapters.Context`)."""
+
+    fmt = fmt
+    refs = TorchReferences()
+
+    def __init__(self, results: Results, key: str, seed: int = SEED) -> None:
+        self._r, self._key, self._seed = results, key, seed
+        results.show[key] = {}
+
+    @property
+    def sentence(self) -> tuple[str, ...]:
+        return self._r.sentence
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    def log(self, *lines: str) -> None:
+        self._r.lines.extend(("  " + line).rstrip() for line in lines)
+
+    def show(self, **values: str) -> None:
+        self._r.show[self._key].update(values)
+
+
+def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
+    """Run every section in order and return the results (nothing is written to disk).
+
+    Args:
+        sentence: words of the toy vocabulary (a list, or one string).
+
+    Raises:
+        ValueError: a word is not in the toy vocabulary; the message lists the known words.
+    """
+    words = parse_sentence(sentence if isinstance(sentence, str) else " ".join(sentence))
+    r = Results(sentence=words)
+    v = versions()
+    r.lines.append("# attention-workshop results.log")
+    r.lines.extend(f"# {name}: {v[name]}" for name in ("os", "python", "numpy", "torch", "matplotlib"))
+    r.lines.append(f'# seed: {SEED}; sentence: "{" ".join(words)}"')
+    for n, s in enumerate(SECTIONS, 1):
+        r.lines.append("")
+        start, label = len(r.lines) + 1, f"S{n}"
+        r.lines.append(f"[{label}] {s.title}")
+        ctx = RunContext(r, s.key)
+        r.data[s.key] = s.run(ctx)
+        r.sections[s.key] = Span(s.key, label, s.title, start, len(r.lines))
+        r.show[s.key] = {"label": label, **r.show[s.key]}
+    figures.draw(r)
+    return r
+
+
+def write(results: Results, out_dir: str | os.PathLike[str]) -> list[Path]:
+    """Write results.log, the figures and their CSVs into ``out_dir``, all or nothing.
+
+    Files are first written to a temporary folder beside ``out_dir``, then moved in
+    one by one with atomic renames, so an error never leaves a half-written file.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"results.log": results.text, **results.figures, **results.tables}
+    written = []
+    with tempfile.TemporaryDirectory(dir=out, prefix=".tmp-") as tmp:
+        for name, text in files.items():
+            (Path(tmp) / name).write_text(text, encoding="utf-8", newline="\n")
+        for name in files:
+            os.replace(Path(tmp) / name, out / name)
+            written.append(out / name)
+    return written

@@ -1,0 +1,98 @@
+"""What the site build asks of the package: the run of this build, cached, and where it came from.
+
+Snippets in ``snippets/`` and the MkDocs hooks call :func:`results` (the experiment runs
+once per build, its claims verified); :mod:`.render` and :mod:`.tables` turn the results
+into Markdown; :mod:`.site` gathers the generated files and the prose's values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from collections.abc import Sequence
+from functools import lru_cache
+from pathlib import Path
+
+from ..toy import SENT_RIVER
+from . import claims, experiment
+from .results import Results
+from .torch_refs import versions
+
+__all__ = ["RUNS", "LOG_PAGE", "GENERATED", "CAPTURE", "results", "source_fingerprint", "build_info", "capture_header"]
+
+#: The results.log page (Markdown source path, for links) and the folder of generated files.
+LOG_PAGE = "results-log.md"
+GENERATED = "generated"
+
+#: How many times the experiment has run in this process (the build runs it once).
+RUNS = 0
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_REPO_DIR = _PACKAGE_DIR.parent.parent
+#: The committed capture of the experiment.
+CAPTURE = _REPO_DIR / "captures" / "results.log"
+
+
+def source_fingerprint() -> str:
+    """A hash of the package's own source: the cache key changes whenever the code does."""
+    h = hashlib.sha256()
+    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
+        h.update(path.relative_to(_PACKAGE_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=4)
+def _run(sentence: tuple[str, ...], fingerprint: str) -> Results:
+    global RUNS
+    RUNS += 1
+    r = experiment.run(sentence)
+    claims.verify(r)
+    return r
+
+
+def results(sentence: Sequence[str] = SENT_RIVER) -> Results:
+    """The experiment's results for this build: run once, claims verified, then cached.
+
+    The cache is keyed on the sentence and on :func:`source_fingerprint`, so an edit to
+    the package never serves stale numbers.
+    """
+    return _run(tuple(sentence), source_fingerprint())
+
+
+def _git(*args: str) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=_REPO_DIR, capture_output=True, text=True, timeout=10, check=True)
+        return out.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+
+
+def build_info() -> dict[str, str]:
+    """Versions of the tools this site was built with, and the commit it was built from."""
+    from importlib.metadata import version
+
+    commit = _git("rev-parse", "HEAD")
+    dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
+    info = dict(versions())
+    info["commit"] = (commit[:12] + (" with uncommitted changes" if dirty else "")) if commit else "unknown (not a git checkout)"
+    info["commit_full"] = commit or "unknown"
+    for dist in ("mkdocs", "mkdocs-material", "markdown-exec", "attention-workshop"):
+        info[dist] = version(dist)
+    return info
+
+
+def capture_header() -> str:
+    """The committed capture's stamp (its ``#`` lines) and whether this build's log matches it byte for byte."""
+    if not CAPTURE.exists():
+        return "!!! warning \"No committed capture\"\n    `captures/results.log` is missing: run `make captures` and commit it.\n"
+    text = CAPTURE.read_text(encoding="utf-8")
+    stamp = "\n".join(line for line in text.splitlines() if line.startswith("#"))
+    same = text == results().text
+    verdict = (
+        "This build ran the experiment again and its log is **byte for byte identical** to the committed capture."
+        if same
+        else "This build's log **differs** from the committed capture: the code changed since the capture was "
+        "made (run `make captures`), or this machine's versions differ from the lock."
+    )
+    return f"```text\n{stamp}\n```\n\n{verdict}\n"

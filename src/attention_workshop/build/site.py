@@ -1,0 +1,51 @@
+"""What the MkDocs hooks ask of the package: the run, the values the prose quotes, the generated files.
+
+The hooks call :func:`results` once per build (the experiment runs and every claim is
+verified), :func:`context` to fill ``{{ section.name }}`` placeholders, and
+:func:`generated_files` for the files the build adds to the site.
+"""
+
+from __future__ import annotations
+
+from .. import exam, inside
+from ..gpt2 import GPT2
+from . import pages
+from .pages import GENERATED, build_info, results
+
+__all__ = ["GENERATED", "results", "runs", "context", "generated_files"]
+
+
+def runs() -> int:
+    """How many times the experiment has run in this process (the build runs it once)."""
+    return pages.RUNS
+
+
+def context() -> dict[str, str]:
+    """Every value the prose may quote in double braces, by key: ``section.name``, ``section.lines``,
+    ``build.commit`` (and the other ``build.*``), and GPT-2's sizes as ``gpt2.n_layer``, ``gpt2.n_head``,
+    ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
+    r = results()
+    ctx: dict[str, str] = {}
+    for section, values in r.show.items():
+        for name, text in values.items():
+            ctx[f"{section}.{name}"] = text
+        s = r.sections[section]
+        ctx[f"{section}.lines"] = f"{s.start}–{s.end}"
+    for name, text in build_info().items():
+        ctx[f"build.{name}"] = text
+    for name in ("n_layer", "n_head", "n_embd", "head_size", "n_ctx", "vocab_size"):
+        ctx[f"gpt2.{name}"] = str(getattr(GPT2, name))
+    return ctx
+
+
+def generated_files() -> dict[str, str]:
+    """Every file the build writes into the site: results.log, figures, CSVs, and the JSON of
+    the interactive pages. Keys are paths inside the site (``generated/...``)."""
+    r = results()
+    files = {f"{GENERATED}/{name}": text for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()}
+    for page in (inside.site_files(), exam.site_files()):
+        for path, text in page.items():
+            if path in files:
+                raise ValueError(f"{path!r} is written twice by the build")
+            files[path] = text
+    return files

@@ -1,0 +1,111 @@
+"""What a chapter declares: its results.log sections, and the claims its page makes.
+
+A **section** is one part of results.log: a key the pages quote it by, a title, and a
+function that computes its numbers, writes its lines through a :class:`Context` and
+returns them as a typed result (a frozen dataclass). A **claim** is a sentence a page
+states about a result ("every row sums to 1") with a test over that result; the build's
+claims runner evaluates every claim at every build.
+
+The context is given by the build (:mod:`attention_workshop.build.experiment`): it holds
+the sentence of the run, collects the lines and the values the prose quotes, and carries
+the build's one number formatter and its PyTorch references. Chapters see them only
+through the protocols below, so a chapter never imports the build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+import numpy as np
+
+__all__ = ["Claim", "Section", "Context", "Fmt", "References", "R"]
+
+R = TypeVar("R")
+
+
+class Fmt(Protocol):
+    """The build's number formatter (:mod:`attention_workshop.build.fmt`)."""
+
+    def fixed(self, x: float, nd: int = 3) -> str: ...
+    def num(self, x: float, nd: int = 3) -> str: ...
+    def sci(self, x: float) -> str: ...
+    def sci_html(self, x: float) -> str: ...
+    def count(self, n: int) -> str: ...
+    def signed(self, x: float, nd: int = 3) -> str: ...
+    def minus(self, s: str) -> str: ...
+    def vec(self, v: Iterable[float], nd: int = 3) -> str: ...
+    def short_vec(self, v: Iterable[float], nd: int = 3) -> str: ...
+    def table(
+        self,
+        M: np.ndarray | Sequence[Sequence[float | str]],
+        rows: Sequence[str],
+        cols: Sequence[str],
+        nd: int = 3,
+        corner: str = "",
+        width: int | None = None,
+        label_width: int | None = None,
+    ) -> list[str]: ...
+
+
+class References(Protocol):
+    """Reference implementations the experiment compares the package with (PyTorch, float64)."""
+
+    def compare_with_torch(
+        self, X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool
+    ) -> float: ...
+    def gpt2_attention_diff(
+        self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], n_head: int
+    ) -> float: ...
+
+
+class Context(Protocol):
+    """What a section writes into, and what it may use."""
+
+    @property
+    def sentence(self) -> tuple[str, ...]: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def fmt(self) -> Fmt: ...
+    @property
+    def refs(self) -> References: ...
+    def log(self, *lines: str) -> None:
+        """Append lines to the section (each indented by two spaces in results.log)."""
+    def show(self, **values: str) -> None:
+        """Values the prose may quote as ``{{ section.name }}``."""
+
+
+@dataclass(frozen=True)
+class Claim(Generic[R]):
+    """A sentence a page states about a result, and the test that keeps it true.
+
+    Attributes:
+        key: a stable name, ``"page_topic.what"``.
+        text: the sentence, as the page states it.
+        test: true while the sentence holds for a result.
+        default_only: true only of the workshop's own sentence (skipped for another ``--sentence``).
+    """
+
+    key: str
+    text: str
+    test: Callable[[R], bool]
+    default_only: bool = False
+
+
+@dataclass(frozen=True)
+class Section(Generic[R]):
+    """One section of results.log: ``[Sn] title``, then the lines ``run`` writes.
+
+    Attributes:
+        key: how pages quote it (``log_excerpt("causal")``, ``{{ causal.last_row }}``).
+        title: the heading line of the section.
+        run: computes the section, writes its lines and values through the context, returns its result.
+        claims: what the pages claim about the result.
+    """
+
+    key: str
+    title: str
+    run: Callable[[Context], R]
+    claims: tuple[Claim[R], ...] = ()

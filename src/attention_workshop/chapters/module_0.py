@@ -1,0 +1,170 @@
+"""Module 0, "Words as vectors": the toy vocabulary, the dot product, and softmax.
+
+Sections of results.log: ``vocabulary`` (dot products of word pairs), ``softmax`` (scores
+to weights, the -inf and overflow cases), ``softmax_shift`` (equal shares, the shift, and
+where ``exp`` overflows).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..core import softmax
+from ..toy import embed
+from ._section import Claim, Context, Section
+
+__all__ = ["PAIRS", "Vocabulary", "SoftmaxDemo", "SoftmaxShift", "dot_terms", "softmax_naive", "SECTIONS"]
+
+#: The word pairs whose dot products Module 0 compares.
+PAIRS: tuple[tuple[str, str], ...] = (
+    ("river", "bank"),
+    ("savings", "bank"),
+    ("river", "savings"),
+    ("water", "fish"),
+    ("the", "bank"),
+)
+
+
+def dot_terms(a: str, b: str) -> tuple[np.ndarray, float]:
+    """The dot product of two words, axis by axis: ``(terms (d_model,), total)``."""
+    x, y = embed([a, b])  # (2, d_model)
+    terms = x * y  # (d_model,)
+    return terms, math.fsum(terms)
+
+
+def softmax_naive(x: np.ndarray) -> np.ndarray:
+    """Softmax straight from the formula, without subtracting the maximum (overflows)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(np.asarray(x, dtype=np.float64))
+        return e / e.sum()  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- vocabulary
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Dot products of :data:`PAIRS`: ``dots["river.bank"]`` is river · bank."""
+
+    pairs: tuple[tuple[str, str], ...]
+    dots: dict[str, float]
+
+
+def _vocabulary(ctx: Context) -> Vocabulary:
+    f = ctx.fmt
+    dots = {f"{a}.{b}": float(embed([a])[0] @ embed([b])[0]) for a, b in PAIRS}
+    ctx.log("dot products (how much two words point the same way):")
+    for a, b in PAIRS:
+        ctx.log(f"  {a:>8} . {b:<8} = {f.fixed(dots[f'{a}.{b}'], 2)}")
+    ctx.show(**{f"dot_{a}_{b}": f.fixed(dots[f"{a}.{b}"], 2) for a, b in PAIRS})
+    return Vocabulary(PAIRS, dots)
+
+
+# --------------------------------------------------------------------------- softmax
+
+
+@dataclass(frozen=True)
+class SoftmaxDemo:
+    """Softmax on small scores, a zero, a -inf, and scores near 1000 (naive and stable)."""
+
+    w_small: np.ndarray  # softmax([2, 1, 0])
+    w_zero: np.ndarray  # softmax([2, 0, 0])
+    w_silenced: np.ndarray  # softmax([2, 0, -inf])
+    naive_big: np.ndarray  # the naive formula on [1000, 999, 998]: NaN
+    w_big: np.ndarray  # softmax([1000, 999, 998])
+    naive_vs_stable_small: float  # max |naive - stable| on [2, 1, 0]
+
+
+def _softmax(ctx: Context) -> SoftmaxDemo:
+    f = ctx.fmt
+    small, big = np.array([2.0, 1.0, 0.0]), np.array([1000.0, 999.0, 998.0])
+    w_small, w_zero = softmax(small), softmax(np.array([2.0, 0.0, 0.0]))
+    w_sil = softmax(np.array([2.0, 0.0, -np.inf]))
+    naive_big, w_big = softmax_naive(big), softmax(big)
+    same_small = float(np.max(np.abs(softmax_naive(small) - w_small)))
+    ctx.log(
+        f"scores [2, 1, 0]    -> {f.vec(w_small)}  sum {f.fixed(w_small.sum(), 6)}",
+        f"scores [2, 0, 0]    -> {f.vec(w_zero)}  a 0 still gets a share",
+        f"scores [2, 0, -inf] -> {f.vec(w_sil)}  -inf gets exactly 0",
+        f"naive vs max-subtracted on [2, 1, 0]: max |difference| = {f.sci(same_small)}",
+        f"[1000, 999, 998], naive formula  -> {f.vec(naive_big)}  exp overflows",
+        f"[1000, 999, 998], max subtracted -> {f.vec(w_big)}",
+    )
+    ctx.show(w_small=f.vec(w_small), zero_share=f.fixed(w_zero[1]), w_big=f.vec(w_big),
+             naive_vs_stable_small=f.sci(same_small), exp_1000="inf")
+    return SoftmaxDemo(w_small, w_zero, w_sil, naive_big, w_big, same_small)
+
+
+# --------------------------------------------------------------------------- the shift
+
+
+@dataclass(frozen=True)
+class SoftmaxShift:
+    """Equal scores, a shift by a constant, and the largest ``x`` with a finite ``exp(x)``."""
+
+    equal: np.ndarray  # softmax([0, 0, 0])
+    identical: bool  # softmax([1000, 999, 998]) == softmax([2, 1, 0]) bit for bit
+    exp_1000: float  # exp(1000) in float64: inf
+    largest_x: float  # log of the largest float64
+
+
+def _softmax_shift(ctx: Context) -> SoftmaxShift:
+    f = ctx.fmt
+    equal = softmax(np.zeros(3))
+    small, big = softmax(np.array([2.0, 1.0, 0.0])), softmax(np.array([1000.0, 999.0, 998.0]))
+    identical = bool(np.array_equal(small, big))
+    largest = math.log(np.finfo(np.float64).max)  # the largest x with a finite exp(x)
+    with np.errstate(over="ignore"):
+        e1000 = float(np.exp(np.float64(1000.0)))
+    ctx.log(
+        f"scores [0, 0, 0] -> weights [{', '.join(f.fixed(x) for x in equal)}]  (equal shares)",
+        "minus its maximum, [1000, 999, 998] is [0, -1, -2]; so is [2, 1, 0]",
+        f"softmax([1000, 999, 998]) == softmax([2, 1, 0]), bit for bit: {identical}",
+        f"exp(1000) in float64 = {e1000}; the largest finite exp(x) is at x = {largest:.2f}",
+    )
+    ctx.show(equal_share=f.fixed(equal[0]), identical=str(identical), exp_1000=str(e1000),
+             largest_x=f"{largest:.2f}")
+    return SoftmaxShift(equal, identical, e1000, largest)
+
+
+# --------------------------------------------------------------------------- sections and claims
+
+VOCABULARY = Section("vocabulary", "Module 0: words as vectors, and the dot product", _vocabulary)
+
+SOFTMAX = Section(
+    "softmax",
+    "Module 0: softmax, and why the maximum is subtracted first",
+    _softmax,
+    claims=(
+        Claim("softmax.sums_to_one", "softmax's weights sum to 1",
+              lambda r: bool(np.isclose(r.w_small.sum(), 1.0, rtol=0, atol=1e-12))),
+        Claim("softmax.zero_gets_share", "a zero score still gets a share (e^0 = 1)",
+              lambda r: bool(r.w_zero[1] > 0)),
+        Claim("softmax.neg_inf_is_zero", "a score of -inf gets exactly 0",
+              lambda r: bool(r.w_silenced[2] == 0.0)),
+        Claim("softmax.naive_overflows", "the naive formula overflows on scores near 1000",
+              lambda r: bool(np.isnan(r.naive_big).any())),
+        Claim("softmax.max_trick_changes_nothing", "subtracting the maximum changes nothing but overflow",
+              lambda r: r.naive_vs_stable_small <= 1e-15 and bool(np.isfinite(r.w_big).all())),
+    ),
+)
+
+SOFTMAX_SHIFT = Section(
+    "softmax_shift",
+    "Module 0: equal shares, the shift, and where exp overflows",
+    _softmax_shift,
+    claims=(
+        Claim("softmax_shift.equal_shares", "equal scores get equal shares",
+              lambda r: bool(np.allclose(r.equal, 1 / 3, rtol=0, atol=1e-15))),
+        Claim("softmax_shift.shift_changes_nothing", "softmax([1000, 999, 998]) equals softmax([2, 1, 0]) bit for bit",
+              lambda r: r.identical),
+        Claim("softmax_shift.exp_overflows", "exp(1000) overflows to inf; exp stays finite only below about 709.78",
+              lambda r: bool(np.isposinf(r.exp_1000)) and 700 < r.largest_x < 1000),
+    ),
+)
+
+SECTIONS: tuple[Section[Any], ...] = (VOCABULARY, SOFTMAX, SOFTMAX_SHIFT)
