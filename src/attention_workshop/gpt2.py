@@ -15,6 +15,8 @@ __all__ = [
     "attention_params_with_bias",
     "total_params",
     "attention_flops",
+    "Step",
+    "STEPS",
 ]
 
 
@@ -95,3 +97,31 @@ def attention_flops(T: int, cfg: GPT2Config = GPT2) -> dict[str, int]:
         "proj": 2 * T * C * C,
         "score_cells": T * T,
     }
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of an attention layer, as Inside the model walks through it.
+
+    Attributes:
+        id: the page's anchor for the step (``"scores"``).
+        title: its name (``"Scores"``).
+        flops: its key in :func:`attention_flops`; ``None`` for the causal mask, which overwrites
+            cells and does no arithmetic.
+    """
+
+    id: str
+    title: str
+    flops: str | None
+
+
+#: The seven steps of causal self-attention, in order.
+STEPS: tuple[Step, ...] = (
+    Step("projections", "Projections", "qkv"),
+    Step("scores", "Scores", "scores"),
+    Step("scale", "Scale", "scale"),
+    Step("causal-mask", "Causal mask", None),
+    Step("softmax", "Softmax", "softmax"),
+    Step("weighted-sum", "Weighted sum", "weighted_sum"),
+    Step("output-projection", "Output projection", "proj"),
+)
