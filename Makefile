@@ -13,12 +13,13 @@ export NO_MKDOCS_2_WARNING := 1
 # PyTorch's portable CPU kernels: the same last-bit rounding on every processor (see experiment.py).
 export ATEN_CPU_CAPABILITY ?= default
 
-.PHONY: help setup browser serve site test test-fast bench captures lock clean
+.PHONY: help setup browser serve site lint test test-fast bench captures lock clean
 
 help:
 	@echo "make serve     build the site and serve it on http://127.0.0.1:8000 with live reload"
 	@echo "make site      strict build into site/"
-	@echo "make test      every test: package, experiment, strict site build, browser"
+	@echo "make test      every test: style, types, layers, package, experiment, strict site build, browser"
+	@echo "make lint      ruff (lint and format), mypy, and the import layers"
 	@echo "make captures  re-run the experiment into captures/ (commit the result)"
 	@echo "make bench     print timing figures"
 
@@ -46,10 +47,17 @@ site: setup
 	$(PY) -m mkdocs build --strict --site-dir site
 
 # ---------------------------------------------------------------- tests and figures
-test: setup browser
+# Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports --no-logo
+
+test: lint browser
 	$(PY) -m pytest -q
 
-test-fast: setup
+test-fast: lint
 	$(PY) -m pytest -q -m "not site and not browser"
 
 captures: setup

@@ -88,7 +88,8 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     x = _check_scores(x, axis)
     m = np.max(x, axis=axis, keepdims=True)  # the largest score of each slice
     e = np.exp(x - m)  # exp(-inf) == 0 exactly
-    return e / np.sum(e, axis=axis, keepdims=True)
+    weights: np.ndarray = e / np.sum(e, axis=axis, keepdims=True)
+    return weights
 
 
 def causal_mask(T: int) -> np.ndarray:
@@ -154,7 +155,9 @@ def scaled_dot_product_attention(
     return weights @ V, weights  # (..., T, S) x (..., S, d_v) -> (..., T, d_v)
 
 
-def _check_head(X, W_q, W_k, W_v, causal=False):
+def _check_head(
+    X: object, W_q: object, W_k: object, W_v: object, causal: object = False
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Shapes and dtypes of one head's inputs, with errors a reader can act on."""
     _need_bool("causal", causal)
     X, W_q, W_k, W_v = (_as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
@@ -174,7 +177,7 @@ def _check_head(X, W_q, W_k, W_v, causal=False):
         if W.shape[1] == 0:
             raise ValueError(f"{name} needs at least one column, got shape {W.shape}")
     dtype = np.result_type(X, W_q, W_k, W_v)
-    return (a.astype(dtype, copy=False) for a in (X, W_q, W_k, W_v))
+    return X.astype(dtype, copy=False), W_q.astype(dtype, copy=False), W_k.astype(dtype, copy=False), W_v.astype(dtype, copy=False)
 
 
 def attention(

@@ -47,7 +47,7 @@ def main() -> int:
     for T in (64, 256, 1024):
         X = rng.standard_normal((T, 64))
         W = [rng.standard_normal((64, 64)) for _ in range(3)]
-        print(_row(f"attention(), T = {T}, d_model = d_k = 64, causal", _best(lambda: attention(X, *W, causal=True)),
+        print(_row(f"attention(), T = {T}, d_model = d_k = 64, causal", _best(lambda: attention(X, W[0], W[1], W[2], causal=True)),
                    1 if T == 1024 else None))
     C, nh, T = 768, 12, 256
     x = rng.standard_normal((T, C))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from typing import Any
 import numpy as np
 
 from ..chapters import module_2, module_3
@@ -37,7 +38,7 @@ def draw(r: Results) -> None:
 _SALT = "attention-workshop"
 
 
-def _pyplot():
+def _pyplot() -> Any:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -60,7 +61,7 @@ def _pyplot():
     return plt
 
 
-def _svg(fig, title: str, desc: str) -> str:
+def _svg(fig: Any, title: str, desc: str) -> str:
     """The figure as SVG text, with a <title> and a <desc> that state its numbers (for a
     reader who downloads the file, or whose screen reader opens it)."""
     from xml.sax.saxutils import escape
@@ -121,7 +122,12 @@ def heatmap_svg(
 
 
 def lines_svg(
-    x: Sequence[float], series: dict[str, Sequence[float]], title: str, xlabel: str, ylabel: str, logx: bool = True
+    x: Sequence[float],
+    series: dict[str, Sequence[float] | np.ndarray],
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    logx: bool = True,
 ) -> str:
     """A line chart with markers and a legend; each series also gets its own marker shape."""
     plt = _pyplot()

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import html
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -113,7 +115,7 @@ def figure(name: str, alt: str, caption: str) -> str:
     )
 
 
-def python_source(obj: object) -> str:
+def python_source(obj: Callable[..., Any] | ModuleType | type) -> str:
     """The source of a package function or module, as a Python code block (shown, never retyped)."""
     # Wrapped in a div whose long lines wrap on narrow screens instead of scrolling sideways.
     return f'<div class="package-source" markdown="block">\n\n```python\n{inspect.getsource(obj).rstrip()}\n```\n\n</div>\n'

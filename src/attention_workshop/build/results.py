@@ -44,7 +44,8 @@ class Results:
 
     def __getitem__(self, section: Section[R]) -> R:
         """The typed result of a section: ``results[module_3.CAUSAL].weights``."""
-        return self.data[section.key]  # type: ignore[no-any-return]
+        result: R = self.data[section.key]
+        return result
 
     def section(self, key: str) -> Span:
         """Where the section with this key stands; a ``KeyError`` names the keys there are."""

@@ -105,7 +105,8 @@ class TorchReferences:
 
         ours, _ = multi_head_attention(x, *params, n_head=n_head)
         with torch.no_grad():
-            theirs = torch_gpt2_attention(*(torch.from_numpy(a) for a in (x, *params)), n_head).numpy()
+            tx, tw, tb, tpw, tpb = (torch.from_numpy(a) for a in (x, *params))
+            theirs = torch_gpt2_attention(tx, tw, tb, tpw, tpb, n_head).numpy()
         return float(np.max(np.abs(ours - theirs)))
 
 

@@ -39,7 +39,7 @@ def simple_scores(X: np.ndarray) -> np.ndarray:
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(f"X must have shape (T, d_model), got shape {X.shape}")
-    return X @ X.T / math.sqrt(X.shape[1])  # type: ignore[no-any-return]  # (T, d) x (d, T) -> (T, T)
+    return X @ X.T / math.sqrt(X.shape[1])  # (T, d) x (d, T) -> (T, T)
 
 
 def self_and_best_other(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
