@@ -75,7 +75,7 @@ def plain_build(dest: Path, hash_seed: str) -> None:
 
 @pytest.mark.site
 def test_a_plain_build_is_reproducible_too(tmp_path):
-    """Without SOURCE_DATE_EPOCH in the environment, the hook dates the sitemap with the last commit's time: two
+    """Without SOURCE_DATE_EPOCH in the environment, hooks/experiment.py dates the sitemap with the last commit's time: two
     plain builds (different hash seeds, so any unordered set shows) are byte-identical, whatever day they run."""
     import datetime
     import subprocess

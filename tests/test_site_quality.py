@@ -344,18 +344,24 @@ def test_every_heatmap_prints_its_values(built_site):
 # ---------------------------------------------------------------------------- scroll boxes
 
 
-def _hook():
-    """hooks/workshop.py, loaded as a module (MkDocs loads it by path, not as a package)."""
+def _hook(name: str):
+    """hooks/<name>.py, loaded as MkDocs loads a hook: by path, with hooks/ on sys.path while it runs."""
     import importlib.util
+    import sys
 
-    spec = importlib.util.spec_from_file_location("workshop_hook", Path(__file__).resolve().parent.parent / "hooks" / "workshop.py")
+    hooks = Path(__file__).resolve().parent.parent / "hooks"
+    spec = importlib.util.spec_from_file_location(f"hooks/{name}.py", hooks / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.path.insert(0, str(hooks))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(hooks))
     return module
 
 
 def test_tables_get_a_named_keyboard_reachable_box():
-    out = _hook()._scroll_regions(
+    out = _hook("tables").scroll_regions(
         '<p>x</p><table>\n<thead><tr><th></th><th>the</th><th>river</th></tr></thead><tbody></tbody></table>'
         '<span class="doc-section-title">Parameters:</span><table><thead><tr><th>Name</th></tr></thead></table>'
         '<div class="ins-matrix"><table class="ins-grid"><caption>Q (head 1)</caption></table></div>')

@@ -1,0 +1,63 @@
+"""MkDocs hook: the experiment, run once per build, and the files it writes into the site.
+
+- Every build starts from fresh imports of the package (``mkdocs serve`` shows an edit to src/
+  or snippets/ on the next reload), then runs the experiment once and verifies every claim the
+  pages make: a false claim or a broken experiment fails the build, said plainly.
+- results.log, the figures, the CSVs and the interactive pages' JSON become files of the site
+  under ``generated/``.
+- Reproducible by default: ``SOURCE_DATE_EPOCH`` (the sitemap's dates) is the last commit's time
+  unless it is set.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import _workshop_common as common
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+
+log = logging.getLogger("mkdocs.hooks.experiment")
+
+
+def _source_date_epoch(config: MkDocsConfig) -> str:
+    """The last commit's time (seconds since 1970), or "0" outside a git checkout."""
+    try:
+        out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=Path(config.config_file_path).parent,
+                             capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "0"
+    return out if out.isdigit() else "0"
+
+
+@event_priority(100)  # the first thing a build does: every later step sees today's package
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    # Sitemap dates come from SOURCE_DATE_EPOCH (else today): a plain `mkdocs build` is reproducible too.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
+    common.fresh_pages()
+    return config
+
+
+def on_pre_build(config: MkDocsConfig) -> None:
+    pages = common.pages()
+    try:
+        r = pages.results()
+    except Exception as err:  # a false claim or a broken experiment stops the build, said plainly
+        raise PluginError(f"attention_workshop: the experiment or its claims failed: {err}") from err
+    log.info("attention_workshop: experiment ran %d time(s); %d sections, %d log lines, claims verified",
+             pages.runs(), len(r.sections), len(r.lines))
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for path, text in common.pages().generated_files().items():
+        files.append(File.generated(config, path, content=text))
+    return files

@@ -1,0 +1,37 @@
+"""MkDocs hook: links in snippet output and raw HTML reach their files.
+
+MkDocs rewrites the links of a page's Markdown, not those inside HTML (what a snippet prints, a
+page's raw HTML). Here each ``href``/``src`` written docs-relative, as ``page.md#anchor``,
+``generated/...`` or ``assets/...``, becomes the URL of that file seen from the page. A link to a
+file the site does not have fails the build.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import TYPE_CHECKING
+
+from mkdocs.exceptions import PluginError
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
+
+_LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"')
+
+
+def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    """Point links written as ``page.md#anchor`` or ``generated/x.svg`` at their real URLs."""
+    base = posixpath.dirname(page.file.src_uri)
+
+    def fix(m: re.Match) -> str:
+        attr, target, anchor = m.group(1), m.group(2), m.group(3) or ""
+        path = posixpath.normpath(posixpath.join(base, target))
+        file = files.get_file_from_path(path)
+        if file is None:
+            raise PluginError(f"docs/{page.file.src_uri}: a snippet links to {target!r}, which is not a file of the site")
+        return f'{attr}="{file.url_relative_to(page.file)}{anchor}"'
+
+    return _LOCAL_LINK.sub(fix, output)
