@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from attention_workshop import exam
+from attention_workshop.build import exam_page
+from attention_workshop.chapters.final_exam import Question
 
 
-def right(q: exam.Question):
+def right(q: Question):
     """The answer the grader must accept, in the form a reader's input arrives in."""
     if q.kind == "single":
         return q.answer
@@ -14,7 +15,7 @@ def right(q: exam.Question):
     return repr(q.answer)
 
 
-def wrong(q: exam.Question):
+def wrong(q: Question):
     """An answer the grader must reject (another option, another set, a number far off)."""
     if q.kind == "single":
         return next(o.key for o in q.options if o.key != q.answer)
@@ -25,4 +26,4 @@ def wrong(q: exam.Question):
 
 def answers_with(n_right: int) -> dict:
     """The first ``n_right`` questions answered correctly, every other one wrongly."""
-    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(exam.questions())}
+    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(exam_page.questions())}

@@ -1,3 +1,3 @@
-from attention_workshop import exam
+from attention_workshop.build import exam_page
 
-print(exam.form_html())
+print(exam_page.form_html())

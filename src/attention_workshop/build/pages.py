@@ -34,9 +34,10 @@ CAPTURE = _REPO_DIR / "captures" / "results.log"
 
 
 def source_fingerprint() -> str:
-    """A hash of the package's own source: the cache key changes whenever the code does."""
+    """A hash of the package's own source and data files (the exam's questions): the cache key changes
+    whenever the code or the data does."""
     h = hashlib.sha256()
-    for path in sorted(_PACKAGE_DIR.rglob("*.py")):
+    for path in sorted(p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".toml")):
         h.update(path.relative_to(_PACKAGE_DIR).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -1,3 +1,0 @@
-from attention_workshop import exam
-
-print(exam.intro_html())
