@@ -27,7 +27,7 @@ import numpy as np
 
 from .core import scaled_dot_product_attention, simple_attention, softmax
 from .gpt2 import GPT2, attention_flops, head_params
-from .inside import STEPS
+from .gpt2 import STEPS as _STEPS
 from .toy import AXES, SENT_MONEY, SENT_RIVER, VOCAB, embed
 
 __all__ = [
@@ -415,7 +415,10 @@ def _q_causal_off() -> Question:
         "step-by-step.md#practice", "Step by step: practice", opts)
 
 
-#: How each step of the inside-the-model page (:data:`.inside.STEPS`) is measured: its
+#: The steps of Inside the model, ``(id, title)``.
+STEPS: tuple[tuple[str, str], ...] = tuple((s.id, s.title) for s in _STEPS)
+
+#: How each step of the inside-the-model page (:data:`.gpt2.STEPS`) is measured: its
 #: ``attention_flops`` key. The causal mask does no arithmetic (the page counts it as 0 FLOPs),
 #: so the question leaves it out and says so.
 STEP_WORK: dict[str, str | None] = {
