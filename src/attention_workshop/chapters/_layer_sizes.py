@@ -93,7 +93,8 @@ class CodeLine:
 
     Attributes:
         code: the line as nanoGPT writes it.
-        comment: which shape comment the line gets (a field of :class:`Shapes` it shows), "" for none.
+        comment: the kind of shape comment the line gets (``"c_attn"``, ``"heads"``, ``"scores"``...: the
+            build writes one per kind from :class:`Shapes`), "" for none.
         steps: the steps it does, numbered from 1 as in :data:`attention_workshop.gpt2.STEPS`.
     """
 
