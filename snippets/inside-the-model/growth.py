@@ -1,4 +1,4 @@
-# Score cells per head as the tokens grow: doubling T quadruples the grid (checked by inside.growth).
-from attention_workshop.inside import growth_table
+# Score cells per head as the tokens grow: doubling T quadruples the grid (claim inside.doubling_quadruples).
+from attention_workshop.build.inside_page import growth_table
 
 print(growth_table())

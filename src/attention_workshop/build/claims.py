@@ -1,9 +1,10 @@
 """The claims runner: every claim the chapters make, checked against a run's results.
 
-A claim is a sentence a page states ("every row sums to 1") and a test over its subject: a
-section's typed result, or a chapter's own result computed from the run (:data:`SUBJECTS`,
-such as the final exam) (:class:`attention_workshop.chapters.Claim`). :func:`verify` raises
-:class:`ClaimError` naming every claim that has stopped being true, and the site build
+A claim is a sentence a page states ("every row sums to 1") and a test over a typed subject
+(:class:`attention_workshop.chapters.Claim`): a section's result in the run, or the result of a
+page that has no results.log section of its own (:data:`PAGES`: Inside the model's facts, the
+final exam's questions), computed from the run of the workshop's own sentence. :func:`verify`
+raises :class:`ClaimError` naming every claim that has stopped being true, and the site build
 fails with it.
 """
 
@@ -12,25 +13,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..chapters import SECTIONS, Claim, final_exam
+from ..chapters import SECTIONS, Claim, final_exam, inside_the_model
 from ..toy import SENT_RIVER
 from .results import Results
 
-__all__ = ["ClaimError", "SUBJECTS", "CLAIMS", "check", "verify"]
+__all__ = ["ClaimError", "PAGES", "SUBJECTS", "CLAIMS", "check", "verify"]
 
 
 class ClaimError(AssertionError):
     """A sentence on the site is no longer true of the numbers this build produced."""
 
 
-#: Subjects that are not a section's result, and how the build computes each from a run of the
-#: workshop's sentence (their claims are all ``default_only``).
-SUBJECTS: dict[str, Callable[[Results], Any]] = {final_exam.SUBJECT: final_exam.exam}
+def _inside_facts(_: Results) -> inside_the_model.InsideFacts:
+    return inside_the_model.facts()
 
-#: Every claim, with the key of its subject: a section's key, or a key of :data:`SUBJECTS`.
+
+#: Pages whose claims test the page's own result: (subject key, how to compute it from a run, the claims).
+#: They are checked when the run is the workshop's own sentence, as the site build's is.
+PAGES: tuple[tuple[str, Callable[[Results], Any], tuple[Claim[Any], ...]], ...] = (
+    ("inside_the_model", _inside_facts, inside_the_model.CLAIMS),
+    (final_exam.SUBJECT, final_exam.exam, final_exam.CLAIMS),
+)
+
+#: How to compute each page's subject from a run, by subject key.
+SUBJECTS: dict[str, Callable[[Results], Any]] = {key: make for key, make, _ in PAGES}
+
+#: Every claim, with the key of its subject: a section of the run, or a page of :data:`PAGES`.
 CLAIMS: tuple[tuple[str, Claim[Any]], ...] = (
     *((s.key, c) for s in SECTIONS for c in s.claims),
-    *((final_exam.SUBJECT, c) for c in final_exam.CLAIMS),
+    *((key, c) for key, _, claims in PAGES for c in claims),
 )
 
 
@@ -38,7 +49,11 @@ def check(results: Results) -> list[tuple[Claim[Any], bool]]:
     """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
     default = tuple(results.sentence) == tuple(SENT_RIVER)
     subjects = {**results.data, **({key: make(results) for key, make in SUBJECTS.items()} if default else {})}
-    return [(c, bool(c.test(subjects[key]))) for key, c in CLAIMS if default or not c.default_only]
+    return [
+        (c, bool(c.test(subjects[key])))
+        for key, c in CLAIMS
+        if default or not (c.default_only or key in SUBJECTS)
+    ]
 
 
 def verify(results: Results) -> int:

@@ -24,6 +24,7 @@ __all__ = [
     "minus",
     "vec",
     "short_vec",
+    "short",
     "table",
 ]
 
@@ -98,6 +99,11 @@ def short_vec(v: Iterable[float], nd: int = 3) -> str:
         short = f"{float(x):g}"
         out.append(num(x, nd) if math.isinf(float(x)) or len(short) > nd + 2 else short)
     return "[" + ", ".join(out) + "]"
+
+
+def short(x: float) -> str:
+    """A number as briefly as Python's ``:g`` writes it (6 significant digits): ``1e-12``, ``0.5``, ``2``."""
+    return f"{float(x):g}"
 
 
 def table(

@@ -7,9 +7,8 @@ verified), :func:`context` to fill ``{{ section.name }}`` placeholders, and
 
 from __future__ import annotations
 
-from .. import inside
 from ..gpt2 import GPT2
-from . import exam_page, pages
+from . import exam_page, inside_page, pages
 from .pages import GENERATED, build_info, results
 
 __all__ = ["GENERATED", "results", "runs", "context", "generated_files"]
@@ -35,6 +34,7 @@ def context() -> dict[str, str]:
         ctx[f"build.{name}"] = text
     for name in ("n_layer", "n_head", "n_embd", "head_size", "n_ctx", "vocab_size"):
         ctx[f"gpt2.{name}"] = str(getattr(GPT2, name))
+    ctx.update({f"inside.{k}": v for k, v in inside_page.values().items()})
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})
     return ctx
 
@@ -44,7 +44,7 @@ def generated_files() -> dict[str, str]:
     the interactive pages. Keys are paths inside the site (``generated/...``)."""
     r = results()
     files = {f"{GENERATED}/{name}": text for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()}
-    for page in (inside.site_files(), exam_page.site_files()):
+    for page in (inside_page.site_files(), exam_page.site_files()):
         for path, text in page.items():
             if path in files:
                 raise ValueError(f"{path!r} is written twice by the build")

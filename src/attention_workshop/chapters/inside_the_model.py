@@ -1,0 +1,354 @@
+"""Inside the model: one causal attention block at toy scale beside GPT-2.
+
+The toy block has GPT-2's layout (``c_attn`` makes queries, keys and values in one
+matrix product, ``c_proj`` mixes the heads) at a size whose every number can be read:
+5 tokens, ``n_embd`` 8, 2 heads of width 4. Its weights are drawn once from
+``numpy.random.default_rng(0)``.
+
+A token's 8 input numbers are its word's 4 named toy axes (:data:`attention_workshop.toy.AXES`)
+followed by 4 position numbers (:func:`positions`): GPT-2 also tells attention where each
+token sits before the first block, by adding a learned position vector.
+
+:func:`compute` runs the block one step at a time (:data:`attention_workshop.gpt2.STEPS`);
+:func:`step_costs`, :func:`shapes`, :func:`growth` and :func:`gpt2_facts` (from
+:mod:`._layer_sizes`) give the sizes and costs the page quotes, as numbers. :func:`facts` gathers what the page states and :data:`CLAIMS` tests it
+(the build checks them on every site build). The page's text, HTML and JSON are written by
+:mod:`attention_workshop.build.inside_page`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ..core import causal_mask, multi_head_attention, scaled_dot_product_attention, softmax
+from ..gpt2 import GPT2Config
+from ..toy import AXES, VOCAB, embed
+from ._layer_sizes import (
+    FORWARD,
+    CodeLine,
+    Costs,
+    GPT2Facts,
+    GrowthRow,
+    Shapes,
+    StepCost,
+    gpt2_facts,
+    growth,
+    shapes,
+    step_costs,
+)
+from ._section import Claim
+
+__all__ = [
+    "TOY",
+    "SEED",
+    "WORDS",
+    "MAX_TOKENS",
+    "FEATURES",
+    "TOLERANCE",
+    "positions",
+    "ToyWeights",
+    "toy_weights",
+    "token_inputs",
+    "Walk",
+    "compute",
+    "Reference",
+    "reference",
+    "StepCost",
+    "Costs",
+    "step_costs",
+    "CodeLine",
+    "FORWARD",
+    "Shapes",
+    "shapes",
+    "GrowthRow",
+    "growth",
+    "GPT2Facts",
+    "gpt2_facts",
+    "InsideFacts",
+    "facts",
+    "CLAIMS",
+]
+
+#: The toy block's sizes, in GPT-2's own names (one layer; ``n_ctx`` is the most tokens the page offers).
+TOY = GPT2Config(n_layer=1, n_head=2, n_embd=8, n_ctx=8, vocab_size=len(VOCAB))
+#: The seed of the toy weights.
+SEED = 0
+#: The input the page starts with (5 tokens).
+WORDS: tuple[str, ...] = ("the", "boat", "by", "the", "bank")
+#: The tokens control goes from 1 to this many tokens.
+MAX_TOKENS = TOY.n_ctx
+#: Names of the 8 input features: the 4 toy axes, then 4 position numbers.
+FEATURES: tuple[str, ...] = (*AXES, "pos sin", "pos cos", "pos sin/4", "pos cos/4")
+#: How close the step-by-step walk must be to ``multi_head_attention`` (float64).
+TOLERANCE = 1e-12
+
+
+def _need_T(T: int, most: int = MAX_TOKENS) -> None:
+    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or not 1 <= T <= most:
+        raise ValueError(f"the toy block takes 1 to {most} tokens, got {T!r}")
+
+
+def positions(T: int) -> np.ndarray:
+    """Position numbers of tokens ``0 .. T-1``: half-size sine and cosine waves, two speeds.
+
+    Returns:
+        ``(T, 4)`` float64: ``0.5 * [sin t, cos t, sin t/4, cos t/4]`` for position ``t``.
+    """
+    _need_T(T)
+    t = np.arange(T, dtype=np.float64)[:, None]  # (T, 1)
+    return 0.5 * np.hstack([np.sin(t), np.cos(t), np.sin(t / 4), np.cos(t / 4)])  # (T, 4)
+
+
+# --------------------------------------------------------------------------- the toy block
+
+
+@dataclass(frozen=True)
+class ToyWeights:
+    """The toy block's weights in GPT-2's layout (read-only float64 arrays).
+
+    Attributes:
+        c_attn_weight: ``(C, 3C)``, queries, keys and values in one matrix.
+        c_attn_bias: ``(3C,)``.
+        c_proj_weight: ``(C, C)``, the output projection.
+        c_proj_bias: ``(C,)``.
+    """
+
+    c_attn_weight: np.ndarray
+    c_attn_bias: np.ndarray
+    c_proj_weight: np.ndarray
+    c_proj_bias: np.ndarray
+
+
+@lru_cache(maxsize=4)
+def toy_weights(seed: int = SEED) -> ToyWeights:
+    """The toy block's weights, drawn from ``default_rng(seed)``: ``(8, 24)``, ``(24,)``, ``(8, 8)``, ``(8,)``."""
+    rng = np.random.default_rng(seed)
+    C = TOY.n_embd
+    w = ToyWeights(
+        rng.normal(0.0, 0.5, size=(C, 3 * C)),  # c_attn.weight: (C, 3C)
+        rng.normal(0.0, 0.1, size=(3 * C,)),  # c_attn.bias: (3C,)
+        rng.normal(0.0, 0.3, size=(C, C)),  # c_proj.weight: (C, C)
+        rng.normal(0.0, 0.1, size=(C,)),  # c_proj.bias: (C,)
+    )
+    for a in (w.c_attn_weight, w.c_attn_bias, w.c_proj_weight, w.c_proj_bias):
+        a.setflags(write=False)
+    return w
+
+
+def token_inputs(words: Sequence[str], nudge: np.ndarray | Sequence[Sequence[float]] | None = None) -> np.ndarray:
+    """The block's input ``x``: each word's 4 toy axes, its 4 position numbers, plus a nudge.
+
+    Args:
+        words: 1 to ``MAX_TOKENS`` words of the toy vocabulary.
+        nudge: optional ``(T, 8)`` amounts added to ``x`` (the page's "nudge" buttons).
+
+    Returns:
+        ``(T, 8)`` float64.
+
+    Raises:
+        ValueError: too many words, an unknown word, or a nudge of the wrong shape or not finite.
+    """
+    words = list(words)
+    if len(words) > MAX_TOKENS:
+        raise ValueError(f"the toy block takes 1 to {MAX_TOKENS} tokens, got {len(words)} words")
+    x = np.hstack([embed(words), positions(len(words))])  # (T, 4) | (T, 4) -> (T, 8)
+    if nudge is not None:
+        d = np.asarray(nudge, dtype=np.float64)
+        if d.shape != x.shape:
+            raise ValueError(
+                f"nudge must have shape {x.shape} (one row per word, {TOY.n_embd} features), got shape {d.shape}"
+            )
+        if not np.isfinite(d).all():
+            raise ValueError("nudge must hold finite numbers")
+        x = x + d  # (T, 8)
+    return x
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Every intermediate of the toy block, step by step (``nh`` heads of width ``hs``).
+
+    Attributes:
+        x: ``(T, C)`` the input. qkv: ``(T, 3C)``. q, k, v: ``(nh, T, hs)``.
+        scores, scaled, masked, weights: ``(nh, T, T)`` (``masked`` is ``-inf`` above the diagonal).
+        heads: ``(nh, T, hs)``. concat, y: ``(T, C)``.
+    """
+
+    x: np.ndarray
+    qkv: np.ndarray
+    q: np.ndarray
+    k: np.ndarray
+    v: np.ndarray
+    scores: np.ndarray
+    scaled: np.ndarray
+    masked: np.ndarray
+    weights: np.ndarray
+    heads: np.ndarray
+    concat: np.ndarray
+    y: np.ndarray
+
+
+def compute(
+    words: Sequence[str] = WORDS,
+    nudge: np.ndarray | Sequence[Sequence[float]] | None = None,
+    seed: int = SEED,
+) -> Walk:
+    """Run the toy block one step at a time and keep every intermediate.
+
+    Args:
+        words: 1 to ``MAX_TOKENS`` words of the toy vocabulary.
+        nudge: optional ``(T, 8)`` amounts added to the input.
+        seed: the seed of the weights.
+
+    Returns:
+        The :class:`Walk`: ``x`` ``(T, C)`` through ``y`` ``(T, C)``.
+    """
+    w = toy_weights(seed)
+    x = token_inputs(words, nudge)  # (T, C)
+    T, C = x.shape
+    nh, hs = TOY.n_head, TOY.head_size
+    qkv = x @ w.c_attn_weight + w.c_attn_bias  # (T, C) x (C, 3C) -> (T, 3C)
+    q, k, v = (a.reshape(T, nh, hs).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=-1))  # 3 x (nh, T, hs)
+    scores = q @ k.transpose(0, 2, 1)  # (nh, T, hs) x (nh, hs, T) -> (nh, T, T)
+    scaled = scores / math.sqrt(hs)  # (nh, T, T)
+    masked = np.where(causal_mask(T), -np.inf, scaled)  # (nh, T, T), -inf above the diagonal
+    weights = softmax(masked, axis=-1)  # (nh, T, T)
+    heads = weights @ v  # (nh, T, T) x (nh, T, hs) -> (nh, T, hs)
+    concat = heads.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
+    y = concat @ w.c_proj_weight + w.c_proj_bias  # (T, C) x (C, C) -> (T, C)
+    return Walk(x, qkv, q, k, v, scores, scaled, masked, weights, heads, concat, y)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What the package's own functions give for a walk's input.
+
+    Attributes:
+        y: ``(T, C)`` and weights: ``(nh, T, T)``, from ``multi_head_attention(x, ...)``.
+        heads: ``(nh, T, hs)`` and sdpa_weights: ``(nh, T, T)``, from
+            ``scaled_dot_product_attention(q, k, v, causal=True)`` on the walk's own q, k, v.
+    """
+
+    y: np.ndarray
+    weights: np.ndarray
+    heads: np.ndarray
+    sdpa_weights: np.ndarray
+
+
+def reference(walk: Walk, seed: int = SEED) -> Reference:
+    """The package's ``multi_head_attention`` and ``scaled_dot_product_attention`` on ``walk``'s input."""
+    w = toy_weights(seed)
+    y, att = multi_head_attention(
+        walk.x, w.c_attn_weight, w.c_attn_bias, w.c_proj_weight, w.c_proj_bias, TOY.n_head, causal=True
+    )  # (T, C), (nh, T, T)
+    heads, sdpa_att = scaled_dot_product_attention(walk.q, walk.k, walk.v, causal=True)  # (nh, T, hs), (nh, T, T)
+    return Reference(y, att, heads, sdpa_att)
+
+
+# --------------------------------------------------------------------------- what the page claims
+
+
+@dataclass(frozen=True)
+class InsideFacts:
+    """What the page states, gathered for its claims.
+
+    Attributes:
+        walk: the toy block on the page's input (:data:`WORDS`); reference: the package on the same input.
+        growth: the toy's score grid for 1 .. ``MAX_TOKENS`` tokens.
+        gpt2: GPT-2's sizes and costs.
+        n_axes, n_positions, n_features, n_embd: the make-up of a token's input row, and the toy's ``n_embd``.
+    """
+
+    walk: Walk
+    reference: Reference
+    growth: tuple[GrowthRow, ...]
+    gpt2: GPT2Facts
+    n_axes: int
+    n_positions: int
+    n_features: int
+    n_embd: int
+
+
+def facts() -> InsideFacts:
+    """Everything :data:`CLAIMS` tests, for the page's input and sizes."""
+    walk = compute(WORDS)
+    return InsideFacts(
+        walk,
+        reference(walk),
+        growth(MAX_TOKENS, TOY),
+        gpt2_facts(len(WORDS)),
+        len(AXES),
+        positions(1).shape[1],
+        len(FEATURES),
+        TOY.n_embd,
+    )
+
+
+def _gap(a: np.ndarray, b: np.ndarray) -> float:
+    return float(np.max(np.abs(a - b)))
+
+
+def _walk_matches(r: InsideFacts) -> bool:
+    w, ref = r.walk, r.reference
+    pairs = ((w.y, ref.y), (w.weights, ref.weights), (w.heads, ref.heads), (w.weights, ref.sdpa_weights))
+    return all(_gap(a, b) <= TOLERANCE for a, b in pairs)
+
+
+def _mask_holds(r: InsideFacts) -> bool:
+    weights = r.walk.weights  # (nh, T, T)
+    return bool(np.all(weights[:, causal_mask(weights.shape[-1])] == 0.0) and np.all(weights[:, 0, 0] == 1.0))
+
+
+def _doubling_quadruples(r: InsideFacts) -> bool:
+    cells = {row.T: row.cells for row in r.growth}
+    pairs = [(cells[T], cells[2 * T]) for T in cells if 2 * T in cells]
+    pairs.append((r.gpt2.cells_at_half_ctx, r.gpt2.cells_at_ctx))
+    return all(big == 4 * small for small, big in pairs)
+
+
+#: What the page states about the toy block and GPT-2's costs (checked against :func:`facts`).
+CLAIMS: tuple[Claim[InsideFacts], ...] = (
+    Claim(
+        "inside.walk_matches_package",
+        "the step-by-step walk matches multi_head_attention and scaled_dot_product_attention to within TOLERANCE",
+        _walk_matches,
+    ),
+    Claim(
+        "inside.rows_sum_to_one",
+        "every row of attention weights sums to 1",
+        lambda r: bool(np.allclose(r.walk.weights.sum(axis=-1), 1.0, rtol=0, atol=1e-12)),
+    ),
+    Claim(
+        "inside.mask_hides_future",
+        "the causal mask hides every later token; the first token sees only itself",
+        _mask_holds,
+    ),
+    Claim(
+        "inside.doubling_quadruples", "twice the tokens, four times the cells of the score grid", _doubling_quadruples
+    ),
+    Claim(
+        "inside.narrow_heads_cost_one_wide",
+        "several narrow heads cost what one wide head costs",
+        lambda r: r.gpt2.narrow_heads == r.gpt2.one_wide_head,
+    ),
+    Claim(
+        "inside.grid_over_a_million",
+        "at GPT-2's full context one head's score grid has over a million cells",
+        lambda r: r.gpt2.cells_at_ctx > 10**6,
+    ),
+    Claim(
+        "inside.bias_adds_negligible",
+        "the bias adds left out are under 0.1% of the two projections",
+        lambda r: r.gpt2.bias_share < 1e-3,
+    ),
+    Claim(
+        "inside.input_fills_n_embd",
+        "a token's word axes and position numbers make up the toy's n_embd",
+        lambda r: r.n_axes + r.n_positions == r.n_embd == r.n_features,
+    ),
+)
