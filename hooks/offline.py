@@ -20,10 +20,14 @@ if TYPE_CHECKING:
 _PYODIDE = ("_markdown_exec_pyodide.css", "_markdown_exec_pyodide.js")
 
 
-@event_priority(-100)  # after markdown-exec's on_env, which adds its assets to every page
+@event_priority(
+    -100
+)  # after markdown-exec's on_env, which adds its assets to every page
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     for kind in ("extra_css", "extra_javascript"):
-        config[kind][:] = [a for a in config[kind] if "_markdown_exec_pyodide" not in str(a)]
+        config[kind][:] = [
+            a for a in config[kind] if "_markdown_exec_pyodide" not in str(a)
+        ]
     return env
 
 

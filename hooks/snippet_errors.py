@@ -23,7 +23,10 @@ class _NamePage(logging.Filter):
     """Put the page's path in front of markdown-exec's warnings and errors."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if record.name.startswith("mkdocs.plugins.markdown_exec") and record.levelno >= logging.WARNING:
+        if (
+            record.name.startswith("mkdocs.plugins.markdown_exec")
+            and record.levelno >= logging.WARNING
+        ):
             record.msg = f"docs/{_current_page['src']}: {record.msg}"
         return True
 
@@ -36,6 +39,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    _current_page["src"] = page.file.src_uri  # markdown-exec runs the page's fences next
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, files: Files
+) -> str:
+    _current_page["src"] = (
+        page.file.src_uri
+    )  # markdown-exec runs the page's fences next
     return markdown

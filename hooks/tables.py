@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 _TABLE = re.compile(r"<table>(.*?)</table>", re.S)
-_BOXED_TABLE = re.compile(r'<div class="([^"]+)">(\s*<table\b[^>]*>\s*(?:<caption>(.*?)</caption>)?)', re.S)
+_BOXED_TABLE = re.compile(
+    r'<div class="([^"]+)">(\s*<table\b[^>]*>\s*(?:<caption>(.*?)</caption>)?)', re.S
+)
 
 
 def _table_name(before: str, table: str) -> str:
@@ -29,7 +31,16 @@ def _table_name(before: str, table: str) -> str:
     section = re.findall(r'class="doc-section-title">(.*?)</span>', before[-400:])
     if section:
         return f"table: {plain_text(section[-1]).rstrip(':')}"
-    heads = [t for t in (plain_text(h) for h in re.findall(r"<th\b[^>]*>(.*?)</th>", table.split("</thead>")[0], re.S)) if t]
+    heads = [
+        t
+        for t in (
+            plain_text(h)
+            for h in re.findall(
+                r"<th\b[^>]*>(.*?)</th>", table.split("</thead>")[0], re.S
+            )
+        )
+        if t
+    ]
     return f"table: {', '.join(heads[:6])}" if heads else "table"
 
 
@@ -40,12 +51,18 @@ def scroll_regions(output: str) -> str:
     added by its JavaScript, then lives inside it and no longer scrolls: see workshop.css); a ``<div>``
     that already holds a table alone (the explorer's static matrices) gets the same attributes.
     """
+
     def box(m: re.Match) -> str:
         name = html.escape(_table_name(output[: m.start()], m.group(0)), quote=True)
         return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}">{m.group(0)}</div>'
 
     def label(m: re.Match) -> str:
-        name = html.escape(f"table: {plain_text(m.group(3))}" if m.group(3) else _table_name("", m.group(0) + "</table>"), quote=True)
+        name = html.escape(
+            f"table: {plain_text(m.group(3))}"
+            if m.group(3)
+            else _table_name("", m.group(0) + "</table>"),
+            quote=True,
+        )
         return f'<div class="{m.group(1)}" tabindex="0" role="region" aria-label="{name}">{m.group(2)}'
 
     return _BOXED_TABLE.sub(label, _TABLE.sub(box, output))

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, files: Files
+) -> str:
     if "{{" not in markdown:
         return markdown
     ctx = common.pages().context()

@@ -3,6 +3,18 @@ from attention_workshop.build.pages import build_info
 from attention_workshop.build.render import md_table
 
 info = build_info()
-rows = [(name, f"`{info[name]}`") for name in ("commit", "python", "numpy", "torch", "matplotlib",
-                                               "mkdocs", "mkdocs-material", "markdown-exec", "os")]
+rows = [
+    (name, f"`{info[name]}`")
+    for name in (
+        "commit",
+        "python",
+        "numpy",
+        "torch",
+        "matplotlib",
+        "mkdocs",
+        "mkdocs-material",
+        "markdown-exec",
+        "os",
+    )
+]
 print(md_table(["built from", "version"], rows, align="ll"))

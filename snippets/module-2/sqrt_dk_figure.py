@@ -1,5 +1,11 @@
-from attention_workshop.chapters.module_2 import DK_KEYS, DK_TRIALS
 from attention_workshop.build.render import figure
+from attention_workshop.chapters.module_2 import DK_KEYS, DK_TRIALS
 
-print(figure("sqrt-dk.svg", "Line chart: the mean largest softmax weight against d_k, without scaling and divided by the square root of d_k.",
-             f"Largest weight among {DK_KEYS} random keys, averaged over {DK_TRIALS} random queries, for each d_k."))
+print(
+    figure(
+        "sqrt-dk.svg",
+        "Line chart: the mean largest softmax weight against d_k, without scaling "
+        "and divided by the square root of d_k.",
+        f"Largest weight among {DK_KEYS} random keys, averaged over {DK_TRIALS} random queries, for each d_k.",
+    )
+)

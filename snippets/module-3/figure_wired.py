@@ -1,4 +1,9 @@
 from attention_workshop.build.render import figure
 
-print(figure("wired-weights.svg", "Heatmap of the wired head's attention weights without a mask; the table below gives every value.",
-             "The wired head's weights, no mask. Darker means more weight; every cell also prints its value."))
+print(
+    figure(
+        "wired-weights.svg",
+        "Heatmap of the wired head's attention weights without a mask; the table below gives every value.",
+        "The wired head's weights, no mask. Darker means more weight; every cell also prints its value.",
+    )
+)

@@ -1,4 +1,5 @@
 import numpy as np
+
 from attention_workshop.handcalc import attend
 
 np.set_printoptions(precision=3, floatmode="fixed", suppress=True)

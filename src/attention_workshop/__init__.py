@@ -21,7 +21,16 @@ from .gpt2 import (
     head_params,
     total_params,
 )
-from .toy import AXES, D_MODEL, SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED, embed
+from .toy import (
+    AXES,
+    D_MODEL,
+    SENT_MONEY,
+    SENT_RIVER,
+    VOCAB,
+    W_K_WIRED,
+    W_Q_WIRED,
+    embed,
+)
 
 __all__ = [
     "softmax",

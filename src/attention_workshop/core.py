@@ -24,7 +24,9 @@ def _as_float(name: str, a: object) -> np.ndarray:
     """Return ``a`` as a floating array (ints become float64), or explain why not."""
     arr = np.asarray(a)
     if arr.dtype == object or not (
-        np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool
+        np.issubdtype(arr.dtype, np.floating)
+        or np.issubdtype(arr.dtype, np.integer)
+        or arr.dtype == bool
     ):
         raise ValueError(f"{name} must be an array of numbers, got dtype {arr.dtype}")
     if not np.issubdtype(arr.dtype, np.floating):
@@ -38,7 +40,9 @@ def _need_bool(name: str, flag: object) -> bool:
     return bool(flag)
 
 
-def _need_ndim(name: str, a: np.ndarray, ndim: int | tuple[int, ...], form: str) -> None:
+def _need_ndim(
+    name: str, a: np.ndarray, ndim: int | tuple[int, ...], form: str
+) -> None:
     allowed = (ndim,) if isinstance(ndim, int) else ndim
     if a.ndim not in allowed:
         raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
@@ -54,9 +58,13 @@ def _check_scores(x: object, axis: object) -> np.ndarray:
     if not -x.ndim <= axis < x.ndim:
         raise ValueError(f"axis {axis} does not exist for scores of shape {x.shape}")
     if x.shape[axis] == 0:
-        raise ValueError(f"softmax needs at least one score along axis {axis}, got shape {x.shape}")
+        raise ValueError(
+            f"softmax needs at least one score along axis {axis}, got shape {x.shape}"
+        )
     if np.isnan(x).any() or np.isposinf(x).any():
-        raise ValueError("softmax got NaN or +inf among its scores; only finite scores and -inf are allowed")
+        raise ValueError(
+            "softmax got NaN or +inf among its scores; only finite scores and -inf are allowed"
+        )
     if np.isneginf(np.max(x, axis=axis)).any():
         raise ValueError(
             "softmax got a slice whose scores are all -inf: every position is masked, "
@@ -105,7 +113,9 @@ def causal_mask(T: int) -> np.ndarray:
         ``(T, T)`` bool array.
     """
     if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 1:
-        raise ValueError(f"causal_mask needs a positive whole number of positions, got {T!r}")
+        raise ValueError(
+            f"causal_mask needs a positive whole number of positions, got {T!r}"
+        )
     return np.triu(np.ones((T, T), dtype=bool), k=1)
 
 
@@ -126,16 +136,26 @@ def scaled_dot_product_attention(
     """
     causal = _need_bool("causal", causal)
     Q, K, V = _as_float("Q", Q), _as_float("K", K), _as_float("V", V)
-    for name, a, form in (("Q", Q, "(..., T, d_k)"), ("K", K, "(..., S, d_k)"), ("V", V, "(..., S, d_v)")):
+    for name, a, form in (
+        ("Q", Q, "(..., T, d_k)"),
+        ("K", K, "(..., S, d_k)"),
+        ("V", V, "(..., S, d_v)"),
+    ):
         if a.ndim < 2:
             raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
     for name, a in (("Q", Q), ("K", K), ("V", V)):
         if 0 in a.shape[-2:]:
-            raise ValueError(f"{name} needs at least one row and one column, got shape {a.shape}")
+            raise ValueError(
+                f"{name} needs at least one row and one column, got shape {a.shape}"
+            )
     if Q.shape[-1] != K.shape[-1]:
-        raise ValueError(f"Q and K must share their last size d_k: Q has shape {Q.shape}, K has shape {K.shape}")
+        raise ValueError(
+            f"Q and K must share their last size d_k: Q has shape {Q.shape}, K has shape {K.shape}"
+        )
     if K.shape[-2] != V.shape[-2]:
-        raise ValueError(f"K and V must have one row per key (S): K has shape {K.shape}, V has shape {V.shape}")
+        raise ValueError(
+            f"K and V must have one row per key (S): K has shape {K.shape}, V has shape {V.shape}"
+        )
     try:
         np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
     except ValueError:
@@ -144,10 +164,18 @@ def scaled_dot_product_attention(
             f"Q {Q.shape}, K {K.shape}, V {V.shape}"
         ) from None
     dtype = np.result_type(Q, K, V)
-    Q, K, V = Q.astype(dtype, copy=False), K.astype(dtype, copy=False), V.astype(dtype, copy=False)
+    Q, K, V = (
+        Q.astype(dtype, copy=False),
+        K.astype(dtype, copy=False),
+        V.astype(dtype, copy=False),
+    )
     T, S = Q.shape[-2], K.shape[-2]
-    scale = dtype.type(1.0 / np.sqrt(Q.shape[-1]))  # keep float32 as float32 under NumPy 2
-    scores = (Q @ np.swapaxes(K, -1, -2)) * scale  # (..., T, d_k) x (..., d_k, S) -> (..., T, S)
+    scale = dtype.type(
+        1.0 / np.sqrt(Q.shape[-1])
+    )  # keep float32 as float32 under NumPy 2
+    scores = (
+        Q @ np.swapaxes(K, -1, -2)
+    ) * scale  # (..., T, d_k) x (..., d_k, S) -> (..., T, S)
     if causal:
         future = np.triu(np.ones((T, S), dtype=bool), k=1)  # as PyTorch's is_causal
         scores = np.where(future, dtype.type(-np.inf), scores)
@@ -160,11 +188,17 @@ def _check_head(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Shapes and dtypes of one head's inputs, with errors a reader can act on."""
     _need_bool("causal", causal)
-    X, W_q, W_k, W_v = (_as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v)))
+    X, W_q, W_k, W_v = (
+        _as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v))
+    )
     _need_ndim("X", X, 2, "(T, d_model)")
     if 0 in X.shape:
         raise ValueError(f"X needs at least one word and one axis, got shape {X.shape}")
-    for name, W, form in (("W_q", W_q, "(d_model, d_k)"), ("W_k", W_k, "(d_model, d_k)"), ("W_v", W_v, "(d_model, d_v)")):
+    for name, W, form in (
+        ("W_q", W_q, "(d_model, d_k)"),
+        ("W_k", W_k, "(d_model, d_k)"),
+        ("W_v", W_v, "(d_model, d_v)"),
+    ):
         _need_ndim(name, W, 2, form)
         if W.shape[0] != X.shape[1]:
             raise ValueError(
@@ -172,12 +206,19 @@ def _check_head(
                 f"(d_model {X.shape[1]}), {name} has shape {W.shape}"
             )
     if W_q.shape[1] != W_k.shape[1]:
-        raise ValueError(f"W_q and W_k must have the same width d_k: W_q {W_q.shape}, W_k {W_k.shape}")
+        raise ValueError(
+            f"W_q and W_k must have the same width d_k: W_q {W_q.shape}, W_k {W_k.shape}"
+        )
     for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
         if W.shape[1] == 0:
             raise ValueError(f"{name} needs at least one column, got shape {W.shape}")
     dtype = np.result_type(X, W_q, W_k, W_v)
-    return X.astype(dtype, copy=False), W_q.astype(dtype, copy=False), W_k.astype(dtype, copy=False), W_v.astype(dtype, copy=False)
+    return (
+        X.astype(dtype, copy=False),
+        W_q.astype(dtype, copy=False),
+        W_k.astype(dtype, copy=False),
+        W_v.astype(dtype, copy=False),
+    )
 
 
 def attention(
@@ -263,18 +304,32 @@ def multi_head_attention(
     _need_ndim("x", x, (2, 3), "(T, C) or (B, T, C)")
     C = x.shape[-1]
     if 0 in x.shape:
-        raise ValueError(f"x needs at least one token and one channel, got shape {x.shape}")
-    if isinstance(n_head, bool) or not isinstance(n_head, (int, np.integer)) or n_head < 1:
+        raise ValueError(
+            f"x needs at least one token and one channel, got shape {x.shape}"
+        )
+    if (
+        isinstance(n_head, bool)
+        or not isinstance(n_head, (int, np.integer))
+        or n_head < 1
+    ):
         raise ValueError(f"n_head must be a positive whole number, got {n_head!r}")
     if C % n_head:
-        raise ValueError(f"n_head must divide the width C: x has shape {x.shape} (C = {C}), n_head = {n_head}")
-    expected = (("c_attn_weight", c_attn_weight, (C, 3 * C)), ("c_attn_bias", c_attn_bias, (3 * C,)),
-                ("c_proj_weight", c_proj_weight, (C, C)), ("c_proj_bias", c_proj_bias, (C,)))
+        raise ValueError(
+            f"n_head must divide the width C: x has shape {x.shape} (C = {C}), n_head = {n_head}"
+        )
+    expected = (
+        ("c_attn_weight", c_attn_weight, (C, 3 * C)),
+        ("c_attn_bias", c_attn_bias, (3 * C,)),
+        ("c_proj_weight", c_proj_weight, (C, C)),
+        ("c_proj_bias", c_proj_bias, (C,)),
+    )
     params = []
     for name, a, shape in expected:
         a = _as_float(name, a)
         if a.shape != shape:
-            raise ValueError(f"{name} must have shape {shape} for x of shape {x.shape}, got shape {a.shape}")
+            raise ValueError(
+                f"{name} must have shape {shape} for x of shape {x.shape}, got shape {a.shape}"
+            )
         params.append(a)
     w_attn, b_attn, w_proj, b_proj = params
     dtype = np.result_type(x, *params)
@@ -291,7 +346,9 @@ def multi_head_attention(
     q = q.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
     k = k.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
     v = v.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
-    y, att = scaled_dot_product_attention(q, k, v, causal=causal)  # (B, nh, T, hs), (B, nh, T, T)
+    y, att = scaled_dot_product_attention(
+        q, k, v, causal=causal
+    )  # (B, nh, T, hs), (B, nh, T, T)
     y = y.transpose(0, 2, 1, 3).reshape(B, T, C)  # heads side by side: (B, T, C)
     y = y @ w_proj + b_proj  # (B, T, C) x (C, C) -> (B, T, C)
     if single:

@@ -69,11 +69,15 @@ def total_params(cfg: GPT2Config = GPT2) -> int:
     layer_norm = 2 * C
     block = (
         layer_norm  # ln_1
-        + C * 3 * C + 3 * C  # attn.c_attn
-        + C * C + C  # attn.c_proj
+        + C * 3 * C
+        + 3 * C  # attn.c_attn
+        + C * C
+        + C  # attn.c_proj
         + layer_norm  # ln_2
-        + C * 4 * C + 4 * C  # mlp.c_fc
-        + 4 * C * C + C  # mlp.c_proj
+        + C * 4 * C
+        + 4 * C  # mlp.c_fc
+        + 4 * C * C
+        + C  # mlp.c_proj
     )
     return cfg.vocab_size * C + cfg.n_ctx * C + cfg.n_layer * block + layer_norm
 

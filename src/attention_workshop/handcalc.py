@@ -74,11 +74,15 @@ class HandCalc:
 def _matrix(name: str, a: object) -> np.ndarray:
     arr = np.asarray(a, dtype=np.float64)
     if arr.ndim != 2:
-        raise ValueError(f"{name} must have one row per word, shape (T, d), got shape {arr.shape}")
+        raise ValueError(
+            f"{name} must have one row per word, shape (T, d), got shape {arr.shape}"
+        )
     return arr
 
 
-def by_hand(Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: bool = False) -> HandCalc:
+def by_hand(
+    Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: bool = False
+) -> HandCalc:
     """One query's attention, step by step, in plain Python arithmetic (no matrix products).
 
     Args:
@@ -93,14 +97,24 @@ def by_hand(Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: boo
     """
     Q, K, V = _matrix("Q", Q), _matrix("K", K), _matrix("V", V)
     if Q.shape[1] != K.shape[1]:
-        raise ValueError(f"Q and K must share their width d_k: Q has shape {Q.shape}, K has shape {K.shape}")
+        raise ValueError(
+            f"Q and K must share their width d_k: Q has shape {Q.shape}, K has shape {K.shape}"
+        )
     if K.shape[0] != V.shape[0]:
-        raise ValueError(f"K and V need one row per word: K has shape {K.shape}, V has shape {V.shape}")
-    if isinstance(query, bool) or not isinstance(query, (int, np.integer)) or not 0 <= query < len(Q):
+        raise ValueError(
+            f"K and V need one row per word: K has shape {K.shape}, V has shape {V.shape}"
+        )
+    if (
+        isinstance(query, bool)
+        or not isinstance(query, (int, np.integer))
+        or not 0 <= query < len(Q)
+    ):
         raise ValueError(f"query must be a row of Q, 0 to {len(Q) - 1}, got {query!r}")
     S, d_k = K.shape
     q = Q[query]
-    products = np.array([[q[a] * K[j, a] for a in range(d_k)] for j in range(S)])  # (S, d_k)
+    products = np.array(
+        [[q[a] * K[j, a] for a in range(d_k)] for j in range(S)]
+    )  # (S, d_k)
     raw = np.array([math.fsum(row) for row in products])  # (S,)
     sqrt_dk = math.sqrt(d_k)
     blocked = np.array([causal and j > query for j in range(S)])
@@ -110,7 +124,20 @@ def by_hand(Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: boo
     weights = exps / total
     terms = np.array([weights[j] * V[j] for j in range(S)])  # (S, d_v)
     out = np.array([math.fsum(terms[:, c]) for c in range(V.shape[1])])  # (d_v,)
-    return HandCalc(query, q.copy(), products, raw, sqrt_dk, scaled, blocked, exps, total, weights, terms, out)
+    return HandCalc(
+        query,
+        q.copy(),
+        products,
+        raw,
+        sqrt_dk,
+        scaled,
+        blocked,
+        exps,
+        total,
+        weights,
+        terms,
+        out,
+    )
 
 
 def allowed_grid(T: int) -> np.ndarray:
@@ -123,7 +150,11 @@ def allowed_grid(T: int) -> np.ndarray:
 
 
 def attend(
-    Q: np.ndarray, K: np.ndarray, V: np.ndarray, causal: bool = True, scaled: bool = True
+    Q: np.ndarray,
+    K: np.ndarray,
+    V: np.ndarray,
+    causal: bool = True,
+    scaled: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The chapter's practice function: attention with switches for the mask and the scaling.
 
@@ -136,9 +167,16 @@ def attend(
         ``(out, weights)``: ``out`` is ``(T, d_v)``, ``weights`` is ``(T, T)``.
     """
     Q, K, V = _matrix("Q", Q), _matrix("K", K), _matrix("V", V)
-    if Q.shape[1] != K.shape[1] or len(Q) != len(K) or len(K) != len(V) or 0 in (*Q.shape, *V.shape):
-        raise ValueError(f"attend needs Q (T, d_k), K (T, d_k), V (T, d_v) with T, d_k, d_v at least 1: "
-                         f"got Q {Q.shape}, K {K.shape}, V {V.shape}")
+    if (
+        Q.shape[1] != K.shape[1]
+        or len(Q) != len(K)
+        or len(K) != len(V)
+        or 0 in (*Q.shape, *V.shape)
+    ):
+        raise ValueError(
+            f"attend needs Q (T, d_k), K (T, d_k), V (T, d_v) with T, d_k, d_v at least 1: "
+            f"got Q {Q.shape}, K {K.shape}, V {V.shape}"
+        )
     scores = Q @ K.T  # (T, d_k) x (d_k, T) -> (T, T): step 1
     if scaled:
         scores = scores / math.sqrt(K.shape[1])  # step 2
@@ -150,7 +188,10 @@ def attend(
 
 @dataclass(frozen=True)
 class PracticeRun:
-    """One run of :func:`attend`: its ``Q`` ``(T, d_k)`` and ``V`` ``(T, d_v)``, ``out`` ``(T, d_v)``, ``weights`` ``(T, T)``."""
+    """One run of :func:`attend`.
+
+    ``Q`` is ``(T, d_k)``, ``V`` and ``out`` are ``(T, d_v)``, ``weights`` is ``(T, T)``.
+    """
 
     Q: np.ndarray
     V: np.ndarray

@@ -117,13 +117,19 @@ def embed(words: Iterable[str] | str) -> np.ndarray:
     try:
         words = list(words)
     except TypeError:
-        raise ValueError(f"embed needs a list of words (or one string), got {words!r}") from None
+        raise ValueError(
+            f"embed needs a list of words (or one string), got {words!r}"
+        ) from None
     if not words:
-        raise ValueError(f"embed needs at least one word; the toy vocabulary knows: {known_words()}")
+        raise ValueError(
+            f"embed needs at least one word; the toy vocabulary knows: {known_words()}"
+        )
     unknown = [w for w in words if not isinstance(w, str) or w not in VOCAB]
     if unknown:
         shown = ", ".join(repr(w) for w in dict.fromkeys(unknown))
-        raise ValueError(f"unknown word(s) {shown}; the toy vocabulary knows: {known_words()}")
+        raise ValueError(
+            f"unknown word(s) {shown}; the toy vocabulary knows: {known_words()}"
+        )
     return np.array([VOCAB[w] for w in words], dtype=np.float64)  # (T, d_model)
 
 
@@ -148,7 +154,9 @@ def lean(X: np.ndarray) -> np.ndarray | float:
     """
     X = np.asarray(X, dtype=np.float64)
     if X.shape[-1:] != (len(AXES),):
-        raise ValueError(f"lean needs rows on the axes {', '.join(AXES)} (last size {len(AXES)}), got shape {X.shape}")
+        raise ValueError(
+            f"lean needs rows on the axes {', '.join(AXES)} (last size {len(AXES)}), got shape {X.shape}"
+        )
     d = X[..., _WATER] - X[..., _MONEY]
     return float(d) if d.ndim == 0 else d
 
@@ -184,7 +192,9 @@ def wired_head(X: np.ndarray, causal: bool = False) -> WiredHead:
     """
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != W_Q_WIRED.shape[0]:
-        raise ValueError(f"X must have shape (T, {W_Q_WIRED.shape[0]}) for the wired head, got shape {X.shape}")
+        raise ValueError(
+            f"X must have shape (T, {W_Q_WIRED.shape[0]}) for the wired head, got shape {X.shape}"
+        )
     Q = X @ W_Q_WIRED  # (T, 4) x (4, 2) -> (T, 2): what each word asks
     K = X @ W_K_WIRED  # (T, 4) x (4, 2) -> (T, 2): what each word advertises
     scores = Q @ K.T / math.sqrt(K.shape[1])  # (T, 2) x (2, T) -> (T, T)

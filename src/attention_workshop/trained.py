@@ -71,7 +71,9 @@ def model_folder() -> Path:
     """
     spec = importlib.util.find_spec(_MODEL_MODULE)
     if spec is None or not spec.submodule_search_locations:
-        raise MissingModelError(f"all-MiniLM-L6-v2 is not installed (no package {_MODEL_MODULE!r}): {_INSTALL}")
+        raise MissingModelError(
+            f"all-MiniLM-L6-v2 is not installed (no package {_MODEL_MODULE!r}): {_INSTALL}"
+        )
     return Path(next(iter(spec.submodule_search_locations))) / "model"
 
 
@@ -124,10 +126,14 @@ class MiniLM:
             ValueError: the text is empty or blank, or has more than ``MAX_TOKENS`` tokens.
         """
         if not isinstance(text, str):
-            raise TypeError(f"the model reads one sentence as a str, got {type(text).__name__}")
+            raise TypeError(
+                f"the model reads one sentence as a str, got {type(text).__name__}"
+            )
         enc = self.tokenizer.encode(text)
         if not text.strip() or len(enc.ids) <= 2:
-            raise ValueError(f"the model needs a sentence with at least one word, got {text!r}")
+            raise ValueError(
+                f"the model needs a sentence with at least one word, got {text!r}"
+            )
         if len(enc.ids) > self.MAX_TOKENS:
             raise ValueError(
                 f"the sentence has {len(enc.ids)} tokens ([CLS] and [SEP] included); "
@@ -155,10 +161,16 @@ class MiniLM:
             x, att = self.layer(x, i)  # (T, C), (nh, T, T)
             hidden.append(x)
             attentions.append(att)
-        pooled = x.mean(axis=0)  # (T, C) -> (C,): mean over tokens, as sentence-transformers pools
+        pooled = x.mean(
+            axis=0
+        )  # (T, C) -> (C,): mean over tokens, as sentence-transformers pools
         embedding = pooled / max(float(np.linalg.norm(pooled)), 1e-12)  # length 1
         return Forward(
-            tokens, _frozen(ids), _frozen(np.stack(attentions)), _frozen(np.stack(hidden)), _frozen(embedding)
+            tokens,
+            _frozen(ids),
+            _frozen(np.stack(attentions)),
+            _frozen(np.stack(hidden)),
+            _frozen(embedding),
         )
 
     def embed(self, ids: NDArray[np.int64]) -> Array:
@@ -166,8 +178,12 @@ class MiniLM:
         w = self.weights
         T = len(ids)
         x = w["embeddings.word_embeddings.weight"][ids]  # (V, C)[(T,)] -> (T, C)
-        x = x + w["embeddings.position_embeddings.weight"][:T]  # (T, C): position 0 .. T-1
-        x = x + w["embeddings.token_type_embeddings.weight"][0]  # (C,): one sentence, segment 0
+        x = (
+            x + w["embeddings.position_embeddings.weight"][:T]
+        )  # (T, C): position 0 .. T-1
+        x = (
+            x + w["embeddings.token_type_embeddings.weight"][0]
+        )  # (C,): one sentence, segment 0
         return self._norm(x, "embeddings.LayerNorm")
 
     def self_attention(self, x: Array, i: int) -> tuple[Array, Array]:
@@ -189,7 +205,9 @@ class MiniLM:
         q = q.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
         k = k.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
         v = v.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
-        y, att = scaled_dot_product_attention(q, k, v)  # (nh, T, hs), (nh, T, T): no mask, both directions
+        y, att = scaled_dot_product_attention(
+            q, k, v
+        )  # (nh, T, hs), (nh, T, T): no mask, both directions
         y = y.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
         y = self._dense(y, a + "output.dense")  # (T, C) x (C, C) -> (T, C)
         return y, att
@@ -206,8 +224,12 @@ class MiniLM:
         """
         p = f"encoder.layer.{i}."
         y, att = self.self_attention(x, i)  # (T, C), (nh, T, T)
-        x = self._norm(x + y, p + "attention.output.LayerNorm")  # residual, then LayerNorm: (T, C)
-        h = gelu(self._dense(x, p + "intermediate.dense"))  # (T, C) x (C, 4C) -> (T, 4C)
+        x = self._norm(
+            x + y, p + "attention.output.LayerNorm"
+        )  # residual, then LayerNorm: (T, C)
+        h = gelu(
+            self._dense(x, p + "intermediate.dense")
+        )  # (T, C) x (C, 4C) -> (T, 4C)
         h = self._dense(h, p + "output.dense")  # (T, 4C) x (4C, C) -> (T, C)
         return self._norm(x + h, p + "output.LayerNorm"), att
 
@@ -216,7 +238,9 @@ class MiniLM:
         return x @ self.weights[f"{name}.weight"].T + self.weights[f"{name}.bias"]
 
     def _norm(self, x: Array, name: str) -> Array:
-        return layer_norm(x, self.weights[f"{name}.weight"], self.weights[f"{name}.bias"], self.eps)
+        return layer_norm(
+            x, self.weights[f"{name}.weight"], self.weights[f"{name}.bias"], self.eps
+        )
 
 
 def layer_norm(x: Array, gamma: Array, beta: Array, eps: float) -> Array:
@@ -232,12 +256,16 @@ def layer_norm(x: Array, gamma: Array, beta: Array, eps: float) -> Array:
         An array with the shape and dtype of ``x``.
     """
     mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
-    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)  # (..., 1), the biased variance, as PyTorch
+    var = ((x - mean) ** 2).mean(
+        axis=-1, keepdims=True
+    )  # (..., 1), the biased variance, as PyTorch
     out: Array = (x - mean) / np.sqrt(var + x.dtype.type(eps)) * gamma + beta
     return out
 
 
-_erf = np.frompyfunc(math.erf, 1, 1)  # math.erf on each element: exact to float64 rounding
+_erf = np.frompyfunc(
+    math.erf, 1, 1
+)  # math.erf on each element: exact to float64 rounding
 
 
 def gelu(x: Array) -> Array:
@@ -255,7 +283,9 @@ def gelu(x: Array) -> Array:
     return out
 
 
-def load_minilm(dtype: DTypeLike = np.float32, folder: Path | str | None = None) -> MiniLM:
+def load_minilm(
+    dtype: DTypeLike = np.float32, folder: Path | str | None = None
+) -> MiniLM:
     """all-MiniLM-L6-v2 from the pinned wheel (or ``folder``), loaded once per dtype and folder.
 
     Args:
@@ -280,15 +310,22 @@ def load_minilm(dtype: DTypeLike = np.float32, folder: Path | str | None = None)
 def _load(dtype: np.dtype[np.floating[Any]], folder: Path) -> MiniLM:
     missing = [name for name in _FILES if not (folder / name).is_file()]
     if missing:
-        raise MissingModelError(f"all-MiniLM-L6-v2's {', '.join(missing)} not found in {folder}: {_INSTALL}")
+        raise MissingModelError(
+            f"all-MiniLM-L6-v2's {', '.join(missing)} not found in {folder}: {_INSTALL}"
+        )
     try:
         from safetensors.numpy import load_file
         from tokenizers import Tokenizer
     except ImportError as err:
-        raise ModuleNotFoundError(f"{err}: install the docs extra, `pip install 'attention-workshop[docs]'`") from err
+        raise ModuleNotFoundError(
+            f"{err}: install the docs extra, `pip install 'attention-workshop[docs]'`"
+        ) from err
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     tensors = load_file(folder / "model.safetensors")
-    weights = {name: _frozen(w.astype(dtype) if w.dtype.kind == "f" else w) for name, w in tensors.items()}
+    weights = {
+        name: _frozen(w.astype(dtype) if w.dtype.kind == "f" else w)
+        for name, w in tensors.items()
+    }
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
     tokenizer.no_padding()  # the shipped file pads every sentence to 128 tokens
     tokenizer.no_truncation()  # and cuts longer ones silently; MiniLM.tokenize refuses them instead

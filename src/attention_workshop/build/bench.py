@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -36,26 +37,56 @@ def _best(fn: Callable[[], object], repeat: int = 3) -> float:
 
 
 def _row(name: str, seconds: float, target: float | None = None) -> str:
-    verdict = "" if target is None else f"  target < {target:g} s: {'met' if seconds < target else 'NOT MET'}"
+    verdict = (
+        ""
+        if target is None
+        else f"  target < {target:g} s: {'met' if seconds < target else 'NOT MET'}"
+    )
     return f"{name:<52} {seconds * 1000:10.1f} ms{verdict}"
 
 
 def main() -> int:
     rng = np.random.default_rng(0)
-    print(f"attention-workshop bench (best of 3; {os.cpu_count()} CPUs; numpy {np.__version__})")
+    print(
+        f"attention-workshop bench (best of 3; {os.cpu_count()} CPUs; numpy {np.__version__})"
+    )
     print(_row("experiment.run() (every section, torch checks)", _best(run), 10))
     for T in (64, 256, 1024):
         X = rng.standard_normal((T, 64))
         W = [rng.standard_normal((64, 64)) for _ in range(3)]
-        print(_row(f"attention(), T = {T}, d_model = d_k = 64, causal", _best(lambda: attention(X, W[0], W[1], W[2], causal=True)),
-                   1 if T == 1024 else None))
+        print(
+            _row(
+                f"attention(), T = {T}, d_model = d_k = 64, causal",
+                _best(partial(attention, X, W[0], W[1], W[2], causal=True)),
+                1 if T == 1024 else None,
+            )
+        )
     C, nh, T = 768, 12, 256
     x = rng.standard_normal((T, C))
-    params = (rng.standard_normal((C, 3 * C)), rng.standard_normal(3 * C), rng.standard_normal((C, C)), rng.standard_normal(C))
-    print(_row(f"multi_head_attention(), GPT-2 sizes, T = {T}", _best(lambda: multi_head_attention(x, *params, n_head=nh))))
+    params = (
+        rng.standard_normal((C, 3 * C)),
+        rng.standard_normal(3 * C),
+        rng.standard_normal((C, C)),
+        rng.standard_normal(C),
+    )
+    print(
+        _row(
+            f"multi_head_attention(), GPT-2 sizes, T = {T}",
+            _best(lambda: multi_head_attention(x, *params, n_head=nh)),
+        )
+    )
     with tempfile.TemporaryDirectory() as out:
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", out]
+        cmd = [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--quiet",
+            "--site-dir",
+            out,
+        ]
         t0 = time.perf_counter()
         proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
         seconds = time.perf_counter() - t0

@@ -48,7 +48,10 @@ CLAIMS: tuple[tuple[str, Claim[Any]], ...] = (
 def check(results: Results) -> list[tuple[Claim[Any], bool]]:
     """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
     default = tuple(results.sentence) == tuple(SENT_RIVER)
-    subjects = {**results.data, **({key: make(results) for key, make in SUBJECTS.items()} if default else {})}
+    subjects = {
+        **results.data,
+        **({key: make(results) for key, make in SUBJECTS.items()} if default else {}),
+    }
     return [
         (c, bool(c.test(subjects[key])))
         for key, c in CLAIMS
@@ -62,5 +65,7 @@ def verify(results: Results) -> int:
     false = [c for c, ok in outcome if not ok]
     if false:
         lines = "\n".join(f"  - {c.key}: {c.text}" for c in false)
-        raise ClaimError(f"{len(false)} claim(s) the pages make are no longer true of this build's numbers:\n{lines}")
+        raise ClaimError(
+            f"{len(false)} claim(s) the pages make are no longer true of this build's numbers:\n{lines}"
+        )
     return len(outcome)

@@ -26,8 +26,10 @@ SIZE_PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 # Numbers that are D2 syntax, not statements: comments, styles, sizes of shapes.
-_NOT_LABELS = re.compile(r"#[^\n]*|\b(?:style(?:\.[\w-]+)?|width|height|grid-[\w-]+|font-size|stroke-width|"
-                         r"border-radius|opacity|near|label\.near)\s*:\s*[^\n;{}]*")
+_NOT_LABELS = re.compile(
+    r"#[^\n]*|\b(?:style(?:\.[\w-]+)?|width|height|grid-[\w-]+|font-size|stroke-width|"
+    r"border-radius|opacity|near|label\.near)\s*:\s*[^\n;{}]*"
+)
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?![\w.])")
 
 
@@ -61,7 +63,9 @@ def stated_sizes(d2_source: str) -> list[tuple[str, int]]:
     return [(field, value) for _, field, value in sorted(found)]
 
 
-def check_sizes(d2_source: str, name: str = "diagram", cfg: GPT2Config = GPT2) -> list[tuple[str, int]]:
+def check_sizes(
+    d2_source: str, name: str = "diagram", cfg: GPT2Config = GPT2
+) -> list[tuple[str, int]]:
     """Check every size a diagram states against ``cfg``; return the sizes checked.
 
     Args:
@@ -77,8 +81,13 @@ def check_sizes(d2_source: str, name: str = "diagram", cfg: GPT2Config = GPT2) -
         sizes = stated_sizes(d2_source)
     except ValueError as err:
         raise ValueError(f"{name}: {err}") from None
-    wrong = [f"{field} = {value} (GPT-2 has {getattr(cfg, field)})" for field, value in sizes
-             if getattr(cfg, field) != value]
+    wrong = [
+        f"{field} = {value} (GPT-2 has {getattr(cfg, field)})"
+        for field, value in sizes
+        if getattr(cfg, field) != value
+    ]
     if wrong:
-        raise ValueError(f"{name} states sizes that disagree with attention_workshop.gpt2.GPT2: {'; '.join(wrong)}")
+        raise ValueError(
+            f"{name} states sizes that disagree with attention_workshop.gpt2.GPT2: {'; '.join(wrong)}"
+        )
     return sizes

@@ -17,7 +17,15 @@ from ..chapters.final_exam import Question, exam
 from ..chapters.final_exam_grading import PASS_MARK, SLACK, pass_count
 from .pages import GENERATED, results
 
-__all__ = ["DATA_PATH", "exam_data", "form_html", "questions", "site_files", "values", "version"]
+__all__ = [
+    "DATA_PATH",
+    "exam_data",
+    "form_html",
+    "questions",
+    "site_files",
+    "values",
+    "version",
+]
 
 #: Where the answers are written inside the site.
 DATA_PATH = f"{GENERATED}/exam.json"
@@ -60,7 +68,11 @@ def values() -> dict[str, str]:
     """What the page's rules line quotes as ``{{ exam.name }}``: ``count`` (questions), ``pass_mark``
     (percent) and ``pass_count`` (the fewest correct answers that pass)."""
     n = len(questions())
-    return {"count": str(n), "pass_mark": str(PASS_MARK), "pass_count": str(pass_count(n))}
+    return {
+        "count": str(n),
+        "pass_mark": str(PASS_MARK),
+        "pass_count": str(pass_count(n)),
+    }
 
 
 def _fieldset(i: int, q: Question) -> str:

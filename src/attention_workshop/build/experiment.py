@@ -59,11 +59,16 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
     Raises:
         ValueError: a word is not in the toy vocabulary; the message lists the known words.
     """
-    words = parse_sentence(sentence if isinstance(sentence, str) else " ".join(sentence))
+    words = parse_sentence(
+        sentence if isinstance(sentence, str) else " ".join(sentence)
+    )
     r = Results(sentence=words)
     v = versions()
     r.lines.append("# attention-workshop results.log")
-    r.lines.extend(f"# {name}: {v[name]}" for name in ("os", "python", "numpy", "torch", "matplotlib"))
+    r.lines.extend(
+        f"# {name}: {v[name]}"
+        for name in ("os", "python", "numpy", "torch", "matplotlib")
+    )
     r.lines.append(f'# seed: {SEED}; sentence: "{" ".join(words)}"')
     for n, s in enumerate(SECTIONS, 1):
         r.lines.append("")

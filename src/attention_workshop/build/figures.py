@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from typing import Any
+
 import numpy as np
 
 from ..chapters import module_2, module_3
@@ -22,18 +23,34 @@ def draw(r: Results) -> None:
     words = r.sentence
     wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
     r.figures["wired-weights.svg"] = heatmap_svg(
-        wired.weights, words, words, f'Wired head, "{" ".join(words)}", no mask')
-    r.tables["wired-weights.csv"] = table_csv(["query", *words], [[q, *row] for q, row in zip(words, wired.weights)])
+        wired.weights, words, words, f'Wired head, "{" ".join(words)}", no mask'
+    )
+    r.tables["wired-weights.csv"] = table_csv(
+        ["query", *words], [[q, *row] for q, row in zip(words, wired.weights)]
+    )
     r.figures["sqrt-dk.svg"] = lines_svg(
-        module_2.DK_VALUES, {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled},
-        f"Largest softmax weight among {dk.keys} keys, averaged", "d_k (log scale)", "mean largest weight")
+        module_2.DK_VALUES,
+        {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled},
+        f"Largest softmax weight among {dk.keys} keys, averaged",
+        "d_k (log scale)",
+        "mean largest weight",
+    )
     rows = zip(module_2.DK_VALUES, dk.var_raw, dk.var_scaled, dk.max_raw, dk.max_scaled)
     r.tables["sqrt-dk.csv"] = table_csv(
-        ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"], [list(x) for x in rows])
+        ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"],
+        [list(x) for x in rows],
+    )
     r.figures["wired-weights-causal.svg"] = heatmap_svg(
-        causal.weights, words, words, f'Wired head, "{" ".join(words)}", causal mask', masked=causal.future)
+        causal.weights,
+        words,
+        words,
+        f'Wired head, "{" ".join(words)}", causal mask',
+        masked=causal.future,
+    )
     r.tables["wired-weights-causal.csv"] = table_csv(
-        ["query", *words], [[q, *row] for q, row in zip(words, causal.weights)])
+        ["query", *words], [[q, *row] for q, row in zip(words, causal.weights)]
+    )
+
 
 _SALT = "attention-workshop"
 
@@ -67,7 +84,9 @@ def _svg(fig: Any, title: str, desc: str) -> str:
     from xml.sax.saxutils import escape
 
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    fig.savefig(
+        buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None}
+    )
     fig.clf()
     import matplotlib.pyplot as plt
 
@@ -78,7 +97,11 @@ def _svg(fig: Any, title: str, desc: str) -> str:
 
 
 def heatmap_svg(
-    weights: np.ndarray, rows: Sequence[str], cols: Sequence[str], title: str, masked: np.ndarray | None = None
+    weights: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    title: str,
+    masked: np.ndarray | None = None,
 ) -> str:
     """A grid of coloured cells that also prints each value (colour is never the only carrier).
 
@@ -91,7 +114,9 @@ def heatmap_svg(
     """
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(rows), len(cols)):
-        raise ValueError(f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels")
+        raise ValueError(
+            f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels"
+        )
     plt = _pyplot()
     T, S = weights.shape
     fig, ax = plt.subplots(figsize=(1.1 * S + 1.6, 0.8 * T + 1.2))
@@ -101,10 +126,27 @@ def heatmap_svg(
             v = weights[i, j]
             hidden = masked is not None and bool(masked[i, j])
             label = f"{v:.3f}" + ("\n(masked)" if hidden else "")
-            ax.text(j, i, label, ha="center", va="center", fontsize=10 if hidden else 11,
-                    color="white" if v > 0.55 else "#1a1a1a")
+            ax.text(
+                j,
+                i,
+                label,
+                ha="center",
+                va="center",
+                fontsize=10 if hidden else 11,
+                color="white" if v > 0.55 else "#1a1a1a",
+            )
             if hidden:
-                ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", edgecolor="#888888", lw=0))
+                ax.add_patch(
+                    plt.Rectangle(
+                        (j - 0.5, i - 0.5),
+                        1,
+                        1,
+                        fill=False,
+                        hatch="///",
+                        edgecolor="#888888",
+                        lw=0,
+                    )
+                )
     ax.set_xticks(range(S), labels=list(cols))
     ax.set_yticks(range(T), labels=list(rows))
     ax.xaxis.tick_top()
@@ -115,9 +157,14 @@ def heatmap_svg(
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    desc = (f"Attention weights; each row is a looking word, each column a word looked at ({', '.join(cols)}). "
-            + "; ".join(f"row {r}: " + ", ".join(f"{v:.3f}" for v in row) for r, row in zip(rows, weights))
-            + (". Masked cells are 0." if masked is not None else "."))
+    desc = (
+        f"Attention weights; each row is a looking word, each column a word looked at ({', '.join(cols)}). "
+        + "; ".join(
+            f"row {r}: " + ", ".join(f"{v:.3f}" for v in row)
+            for r, row in zip(rows, weights)
+        )
+        + (". Masked cells are 0." if masked is not None else ".")
+    )
     return _svg(fig, title, desc)
 
 
@@ -135,7 +182,13 @@ def lines_svg(
     markers = ["o", "s", "^", "D"]
     styles = ["-", "--", ":", "-."]
     for n, (name, ys) in enumerate(series.items()):
-        ax.plot(list(x), list(ys), marker=markers[n % 4], linestyle=styles[n % 4], label=name)
+        ax.plot(
+            list(x),
+            list(ys),
+            marker=markers[n % 4],
+            linestyle=styles[n % 4],
+            label=name,
+        )
     if logx:
         ax.set_xscale("log", base=2)
         ax.set_xticks(list(x), labels=[str(v) for v in x])
@@ -145,7 +198,9 @@ def lines_svg(
     ax.grid(True, color="#dddddd")
     ax.legend(frameon=False)
     desc = f"{ylabel} against {xlabel}. " + "; ".join(
-        f"{name}: " + ", ".join(f"{xv} -> {float(yv):.3f}" for xv, yv in zip(x, ys)) for name, ys in series.items())
+        f"{name}: " + ", ".join(f"{xv} -> {float(yv):.3f}" for xv, yv in zip(x, ys))
+        for name, ys in series.items()
+    )
     return _svg(fig, title, desc)
 
 
@@ -158,4 +213,6 @@ def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
         s = str(v)
         return f'"{s}"' if "," in s or '"' in s else s
 
-    return "".join(",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows])
+    return "".join(
+        ",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows]
+    )

@@ -43,7 +43,7 @@ def num(x: float, nd: int = 3) -> str:
     if math.isinf(x):
         return "-inf" if x < 0 else "inf"
     if x == round(x) and abs(x) < 1e15:
-        return str(int(round(x)))
+        return str(round(x))
     return fixed(x, nd)
 
 
@@ -55,7 +55,9 @@ def sci(x: float) -> str:
 def sci_html(x: float) -> str:
     """Scientific notation for prose: ``2.22 × 10<sup>−16</sup>`` (the log keeps ``2.22e-16``)."""
     mantissa, exponent = sci(x).split("e")
-    return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace("<sup>-", f"<sup>{MINUS}")
+    return f"{mantissa} × 10<sup>{int(exponent)}</sup>".replace(
+        "<sup>-", f"<sup>{MINUS}"
+    )
 
 
 def count(n: int) -> str:

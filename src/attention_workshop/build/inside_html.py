@@ -31,11 +31,14 @@ def _cell(v: float, nd: int = 2) -> str:
     return f'<td class="ins-cell ins-{sign}" style="--a:{fmt.fixed(a, 2)}">{fmt.minus(fmt.fixed(v, nd))}</td>'
 
 
-def _matrix(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str) -> str:
+def _matrix(
+    M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: str
+) -> str:
     """``M`` ``(len(rows), len(cols))`` as a captioned table with row and column headers."""
     head = "".join(f'<th scope="col">{html.escape(c)}</th>' for c in cols)
     body = "".join(
-        f'<tr><th scope="row">{html.escape(r)}</th>{"".join(_cell(v) for v in row)}</tr>' for r, row in zip(rows, M)
+        f'<tr><th scope="row">{html.escape(r)}</th>{"".join(_cell(v) for v in row)}</tr>'
+        for r, row in zip(rows, M)
     )
     return (
         f'<div class="ins-matrix"><table class="ins-grid"><caption>{caption}</caption>'
@@ -46,7 +49,10 @@ def _matrix(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], caption: st
 def _costs_table(n: int, T: int) -> str:
     """Step ``n``'s operation and cost at toy scale (``T`` tokens) and at GPT-2's full context."""
     toy, big = step_texts(T)[n], step_texts(GPT2.n_ctx, GPT2)[n]
-    rows = [("toy", toy, fmt.plural(T, "token")), ("GPT-2", big, fmt.plural(GPT2.n_ctx, "token"))]
+    rows = [
+        ("toy", toy, fmt.plural(T, "token")),
+        ("GPT-2", big, fmt.plural(GPT2.n_ctx, "token")),
+    ]
     table = "".join(
         f'<tr><th scope="row">{name}</th><td>{html.escape(str(c["op"]))}</td><td>{html.escape(str(c["cost"]))}'
         f"{'<br>' + html.escape(str(c['per_token'])) if c['per_token'] else ''}"
@@ -59,7 +65,9 @@ def _costs_table(n: int, T: int) -> str:
     )
 
 
-def _matrices(step_id: str, r: inside.Walk, labels: list[str], head: int) -> list[tuple[np.ndarray, list[str], str]]:
+def _matrices(
+    step_id: str, r: inside.Walk, labels: list[str], head: int
+) -> list[tuple[np.ndarray, list[str], str]]:
     """The toy matrices a step shows: ``(matrix, column names, caption)``; rows are the tokens."""
     h, hs = f"head {head + 1}", TOY.head_size
     qk = [f"{i + 1}" for i in range(hs)]
@@ -74,7 +82,9 @@ def _matrices(step_id: str, r: inside.Walk, labels: list[str], head: int) -> lis
         "scores": [(r.scores[head], labels, f"Q·Kᵀ ({h})")],
         "scale": [(r.scaled[head], labels, f"Q·Kᵀ / √{hs} ({h})")],
         "causal-mask": [(r.masked[head], labels, f"masked scores ({h})")],
-        "softmax": [(r.weights[head], labels, f"attention weights A ({h}); every row sums to 1")],
+        "softmax": [
+            (r.weights[head], labels, f"attention weights A ({h}); every row sums to 1")
+        ],
         "weighted-sum": [(r.heads[head], qk, f"A·V ({h}): this head's output")],
         "output-projection": [
             (r.concat, both, "both heads side by side"),

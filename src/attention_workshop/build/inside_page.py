@@ -84,8 +84,12 @@ def step_texts(T: int, cfg: GPT2Config = TOY) -> list[dict[str, str | int]]:
             "title": c.step.title,
             "op": ops[c.step.id],
             "flops": c.flops,
-            "cost": "no arithmetic: cells are overwritten" if c.step.flops is None else fmt.flops(c.flops),
-            "per_token": f"{_flops_short(c.per_token)} per token" if c.per_token else "",
+            "cost": "no arithmetic: cells are overwritten"
+            if c.step.flops is None
+            else fmt.flops(c.flops),
+            "per_token": f"{_flops_short(c.per_token)} per token"
+            if c.per_token
+            else "",
             "note": _NOTES.get(c.step.id, "").format(bias=fmt.count(c.bias_adds)),
         }
         for c in costs.steps
@@ -123,7 +127,10 @@ def code_lines(T: int, cfg: GPT2Config = TOY) -> list[dict[str, object]]:
         One dict per line: ``code``, ``shape`` (comment text) and ``steps`` (the 1-based steps it does).
     """
     comments = _comments(T, cfg)
-    return [{"code": ln.code, "shape": comments[ln.comment], "steps": list(ln.steps)} for ln in inside.FORWARD]
+    return [
+        {"code": ln.code, "shape": comments[ln.comment], "steps": list(ln.steps)}
+        for ln in inside.FORWARD
+    ]
 
 
 def _list(a: np.ndarray) -> list[object]:
@@ -179,7 +186,12 @@ def page_data() -> dict[str, object]:
 
 def site_files() -> dict[str, str]:
     """Files this page needs in the site, ``{path inside the site: text}``."""
-    return {JSON_PATH: json.dumps(page_data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"}
+    return {
+        JSON_PATH: json.dumps(
+            page_data(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        + "\n"
+    }
 
 
 # --------------------------------------------------------------------------- Markdown pieces
@@ -190,7 +202,10 @@ def static_code(T: int = len(WORDS), cfg: GPT2Config = TOY) -> str:
     lines = code_lines(T, cfg)
     width = max(len(str(ln["code"])) for ln in lines) + 2
     text = "\n".join(
-        f"{ln['code']:<{width}}# {ln['shape']}".rstrip() if ln["shape"] else str(ln["code"]) for ln in lines
+        f"{ln['code']:<{width}}# {ln['shape']}".rstrip()
+        if ln["shape"]
+        else str(ln["code"])
+        for ln in lines
     )
     return f"```python\n{text}\n```\n"
 
@@ -203,10 +218,20 @@ def sizes_table() -> str:
         ("n_embd (d_model)", str(toy.n_embd), str(big.n_embd)),
         ("head size (d_head)", str(toy.head_size), str(big.head_size)),
         ("heads (n_head)", str(toy.n_head), str(big.n_head)),
-        ("c_attn weight", f"{toy.n_embd} × {3 * toy.n_embd}", f"{big.n_embd} × {3 * big.n_embd}"),
-        ("c_proj weight", f"{toy.n_embd} × {toy.n_embd}", f"{big.n_embd} × {big.n_embd}"),
+        (
+            "c_attn weight",
+            f"{toy.n_embd} × {3 * toy.n_embd}",
+            f"{big.n_embd} × {3 * big.n_embd}",
+        ),
+        (
+            "c_proj weight",
+            f"{toy.n_embd} × {toy.n_embd}",
+            f"{big.n_embd} × {big.n_embd}",
+        ),
     ]
-    lines = ["| | toy | GPT-2 small |", "|:--|--:|--:|"] + [f"| {a} | {b} | {c} |" for a, b, c in rows]
+    lines = ["| | toy | GPT-2 small |", "|:--|--:|--:|"] + [
+        f"| {a} | {b} | {c} |" for a, b, c in rows
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -215,14 +240,18 @@ def growth_table() -> str:
     f = inside.facts()
     cells = {row.T: row.cells for row in f.growth}
     toy = [
-        f"| {T} | {fmt.count(n)} | {'×' + str(n // cells[T // 2]) if T % 2 == 0 else ''} |" for T, n in cells.items()
+        f"| {T} | {fmt.count(n)} | {'×' + str(n // cells[T // 2]) if T % 2 == 0 else ''} |"
+        for T, n in cells.items()
     ]
     ctx, half, full = f.gpt2.cfg.n_ctx, f.gpt2.cells_at_half_ctx, f.gpt2.cells_at_ctx
     big = [
         f"| {fmt.count(ctx // 2)} | {fmt.count(half)} | |",
         f"| {fmt.count(ctx)} | {fmt.count(full)} | ×{full // half} |",
     ]
-    head = ["| tokens T | score cells per head (T × T) | vs T / 2 tokens |", "|--:|--:|--:|"]
+    head = [
+        "| tokens T | score cells per head (T × T) | vs T / 2 tokens |",
+        "|--:|--:|--:|",
+    ]
     return "\n".join([*head, *toy, *big]) + "\n"
 
 
@@ -231,7 +260,10 @@ def values() -> dict[str, str]:
     f = inside.facts()
     g, w = f.gpt2, inside.toy_weights()
     C = g.cfg.n_embd
-    shapes = {f"{field.name}_shape": "×".join(map(str, getattr(w, field.name).shape)) for field in fields(w)}
+    shapes = {
+        f"{field.name}_shape": "×".join(map(str, getattr(w, field.name).shape))
+        for field in fields(w)
+    }
     return {
         "gpt2_c_attn": f"{C} × {3 * C}",
         "gpt2_c_proj": f"{C} × {C}",

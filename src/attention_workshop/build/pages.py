@@ -18,7 +18,16 @@ from . import claims, experiment
 from .results import Results
 from .torch_refs import versions
 
-__all__ = ["RUNS", "LOG_PAGE", "GENERATED", "CAPTURE", "results", "source_fingerprint", "build_info", "capture_header"]
+__all__ = [
+    "RUNS",
+    "LOG_PAGE",
+    "GENERATED",
+    "CAPTURE",
+    "results",
+    "source_fingerprint",
+    "build_info",
+    "capture_header",
+]
 
 #: The results.log page (Markdown source path, for links) and the folder of generated files.
 LOG_PAGE = "results-log.md"
@@ -37,7 +46,9 @@ def source_fingerprint() -> str:
     """A hash of the package's own source and data files (the exam's questions): the cache key changes
     whenever the code or the data does."""
     h = hashlib.sha256()
-    for path in sorted(p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".toml")):
+    for path in sorted(
+        p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".toml")
+    ):
         h.update(path.relative_to(_PACKAGE_DIR).as_posix().encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -63,7 +74,14 @@ def results(sentence: Sequence[str] = SENT_RIVER) -> Results:
 
 def _git(*args: str) -> str:
     try:
-        out = subprocess.run(["git", *args], cwd=_REPO_DIR, capture_output=True, text=True, timeout=10, check=True)
+        out = subprocess.run(
+            ["git", *args],
+            cwd=_REPO_DIR,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        )
         return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
@@ -76,7 +94,11 @@ def build_info() -> dict[str, str]:
     commit = _git("rev-parse", "HEAD")
     dirty = bool(_git("status", "--porcelain", "--untracked-files=no"))
     info = dict(versions())
-    info["commit"] = (commit[:12] + (" with uncommitted changes" if dirty else "")) if commit else "unknown (not a git checkout)"
+    info["commit"] = (
+        (commit[:12] + (" with uncommitted changes" if dirty else ""))
+        if commit
+        else "unknown (not a git checkout)"
+    )
     info["commit_full"] = commit or "unknown"
     for dist in ("mkdocs", "mkdocs-material", "markdown-exec", "attention-workshop"):
         info[dist] = version(dist)
@@ -86,7 +108,10 @@ def build_info() -> dict[str, str]:
 def capture_header() -> str:
     """The committed capture's stamp (its ``#`` lines) and whether this build's log matches it byte for byte."""
     if not CAPTURE.exists():
-        return "!!! warning \"No committed capture\"\n    `captures/results.log` is missing: run `make captures` and commit it.\n"
+        return (
+            '!!! warning "No committed capture"\n'
+            "    `captures/results.log` is missing: run `make captures` and commit it.\n"
+        )
     text = CAPTURE.read_text(encoding="utf-8")
     stamp = "\n".join(line for line in text.splitlines() if line.startswith("#"))
     same = text == results().text

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import inspect
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from types import ModuleType
 from typing import Any
 
@@ -17,22 +18,44 @@ from ..toy import SENT_RIVER
 from . import fmt
 from .pages import GENERATED, LOG_PAGE, results
 
-__all__ = ["md_table", "matrix_table", "log_excerpt", "log_page", "figure_summary", "figure", "python_source"]
+__all__ = [
+    "md_table",
+    "matrix_table",
+    "log_excerpt",
+    "log_page",
+    "figure_summary",
+    "figure",
+    "python_source",
+]
 
 
-def md_table(header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None) -> str:
+def md_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None
+) -> str:
     """A Markdown table; ``align`` is one letter per column (l, r, c), right-aligned numbers by default."""
     align = align or "l" + "r" * (len(header) - 1)
     marks = {"l": ":--", "r": "--:", "c": ":-:"}
-    lines = ["| " + " | ".join(str(h) for h in header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
+    lines = [
+        "| " + " | ".join(str(h) for h in header) + " |",
+        "|" + "|".join(marks[a] for a in align) + "|",
+    ]
     lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
     return "\n".join(lines) + "\n"
 
 
-def matrix_table(M: np.ndarray, rows: Sequence[str], cols: Sequence[str], corner: str = "", nd: int = 3) -> str:
+def matrix_table(
+    M: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    corner: str = "",
+    nd: int = 3,
+) -> str:
     """A matrix as a Markdown table with labelled rows and columns."""
     M = np.asarray(M)
-    return md_table([corner, *cols], [[f"**{r}**", *(fmt.fixed(v, nd) for v in row)] for r, row in zip(rows, M)])
+    return md_table(
+        [corner, *cols],
+        [[f"**{r}**", *(fmt.fixed(v, nd) for v in row)] for r, row in zip(rows, M)],
+    )
 
 
 def log_excerpt(key: str, sentence: Sequence[str] = SENT_RIVER) -> str:
@@ -58,8 +81,10 @@ def log_page() -> str:
     for n, line in enumerate(r.lines, 1):
         # The number is drawn by CSS from data-n, so copying the log copies the log alone;
         # tabindex -1 keeps 200-odd line links out of the Tab order (each stays clickable).
-        out.append(f'<span class="log-line" id="L{n}"><a class="ln" href="#L{n}" data-n="{n}" tabindex="-1" '
-                   f'aria-label="line {n}"></a>{html.escape(line) or " "}</span>')
+        out.append(
+            f'<span class="log-line" id="L{n}"><a class="ln" href="#L{n}" data-n="{n}" tabindex="-1" '
+            f'aria-label="line {n}"></a>{html.escape(line) or " "}</span>'
+        )
     out.append("</code></pre>")
     return "".join(out) + "\n"
 
@@ -81,16 +106,23 @@ def figure_summary(name: str) -> str:
         return ""
     header, *rows = list(csv.reader(io.StringIO(table)))
     if header[0] == "query":  # a weight table: rows are queries, columns keys
-        cells = "; ".join(f"{row[0]}: " + ", ".join(f"{k} {_f3(float(v))}" for k, v in zip(header[1:], row[1:]))
-                          for row in rows)
-        return f"Every weight, row by row (the query, then each key it looks at): {cells}."
+        cells = "; ".join(
+            f"{row[0]}: "
+            + ", ".join(f"{k} {_f3(float(v))}" for k, v in zip(header[1:], row[1:]))
+            for row in rows
+        )
+        return (
+            f"Every weight, row by row (the query, then each key it looks at): {cells}."
+        )
     if {"d_k", "max_weight_raw", "max_weight_scaled"} <= set(header):
         col = {h: [float(row[i]) for row in rows] for i, h in enumerate(header)}
         dk, raw, scaled = col["d_k"], col["max_weight_raw"], col["max_weight_scaled"]
-        rises = all(b > a for a, b in zip(raw, raw[1:]))
-        return (f"Without scaling, the mean largest weight {'rises' if rises else 'goes'} from {_f3(raw[0])} at "
-                f"d_k = {dk[0]:g} to {_f3(raw[-1])} at d_k = {dk[-1]:g}; divided by the square root of d_k it "
-                f"stays between {_f3(min(scaled))} and {_f3(max(scaled))}.")
+        rises = all(b > a for a, b in pairwise(raw))
+        return (
+            f"Without scaling, the mean largest weight {'rises' if rises else 'goes'} from {_f3(raw[0])} at "
+            f"d_k = {dk[0]:g} to {_f3(raw[-1])} at d_k = {dk[-1]:g}; divided by the square root of d_k it "
+            f"stays between {_f3(min(scaled))} and {_f3(max(scaled))}."
+        )
     return ""
 
 
@@ -106,10 +138,14 @@ def figure(name: str, alt: str, caption: str) -> str:
     summary = figure_summary(name)
     alt = f"{alt} {summary}".strip() if summary else alt
     alt = alt.replace("[", "(").replace("]", ")")
-    csv = f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>' if f"{stem}.csv" in r.tables else ""
+    csv = (
+        f' · <a href="{GENERATED}/{stem}.csv" download>numbers as CSV</a>'
+        if f"{stem}.csv" in r.tables
+        else ""
+    )
     return (
         f'<figure class="workshop-figure" markdown="span">\n'
-        f'![{alt}]({GENERATED}/{name})\n'
+        f"![{alt}]({GENERATED}/{name})\n"
         f'<figcaption>{caption} <a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
         f"</figure>\n"
     )
@@ -118,4 +154,5 @@ def figure(name: str, alt: str, caption: str) -> str:
 def python_source(obj: Callable[..., Any] | ModuleType | type) -> str:
     """The source of a package function or module, as a Python code block (shown, never retyped)."""
     # Wrapped in a div whose long lines wrap on narrow screens instead of scrolling sideways.
-    return f'<div class="package-source" markdown="block">\n\n```python\n{inspect.getsource(obj).rstrip()}\n```\n\n</div>\n'
+    code = inspect.getsource(obj).rstrip()
+    return f'<div class="package-source" markdown="block">\n\n```python\n{code}\n```\n\n</div>\n'

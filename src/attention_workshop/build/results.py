@@ -32,7 +32,9 @@ class Results:
     sentence: tuple[str, ...]
     lines: list[str] = field(default_factory=list)
     sections: dict[str, Span] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)  # section key -> that section's typed result
+    data: dict[str, Any] = field(
+        default_factory=dict
+    )  # section key -> that section's typed result
     show: dict[str, dict[str, str]] = field(default_factory=dict)
     figures: dict[str, str] = field(default_factory=dict)  # file name -> SVG text
     tables: dict[str, str] = field(default_factory=dict)  # file name -> CSV text
@@ -52,7 +54,9 @@ class Results:
         try:
             return self.sections[key]
         except KeyError:
-            raise KeyError(f"no section {key!r} in results.log; sections: {', '.join(self.sections)}") from None
+            raise KeyError(
+                f"no section {key!r} in results.log; sections: {', '.join(self.sections)}"
+            ) from None
 
     def excerpt(self, key: str) -> list[str]:
         """The lines of one section, exactly as they stand in results.log."""

@@ -43,7 +43,10 @@ def generated_files() -> dict[str, str]:
     """Every file the build writes into the site: results.log, figures, CSVs, and the JSON of
     the interactive pages. Keys are paths inside the site (``generated/...``)."""
     r = results()
-    files = {f"{GENERATED}/{name}": text for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()}
+    files = {
+        f"{GENERATED}/{name}": text
+        for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()
+    }
     for page in (inside_page.site_files(), exam_page.site_files()):
         for path, text in page.items():
             if path in files:

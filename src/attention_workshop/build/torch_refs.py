@@ -63,8 +63,9 @@ def compare_with_torch(
     return float(np.max(np.abs(ours - theirs)))
 
 
-def torch_gpt2_attention(x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias,
-                         n_head):
+def torch_gpt2_attention(
+    x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head
+):
     """GPT-2's causal self-attention in PyTorch, written the way nanoGPT writes it.
 
     x: (B, T, C) float64 tensor; weights in GPT-2's (in, out) layout.
@@ -93,12 +94,20 @@ class TorchReferences:
     """The references a chapter may ask for (:class:`attention_workshop.chapters.References`)."""
 
     def compare_with_torch(
-        self, X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool
+        self,
+        X: np.ndarray,
+        W_q: np.ndarray,
+        W_k: np.ndarray,
+        W_v: np.ndarray,
+        causal: bool,
     ) -> float:
         return compare_with_torch(X, W_q, W_k, W_v, causal)
 
     def gpt2_attention_diff(
-        self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], n_head: int
+        self,
+        x: np.ndarray,
+        params: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        n_head: int,
     ) -> float:
         """Largest |difference| between ``multi_head_attention`` and :func:`torch_gpt2_attention`."""
         import torch
@@ -108,5 +117,3 @@ class TorchReferences:
             tx, tw, tb, tpw, tpb = (torch.from_numpy(a) for a in (x, *params))
             theirs = torch_gpt2_attention(tx, tw, tb, tpw, tpb, n_head).numpy()
         return float(np.max(np.abs(ours - theirs)))
-
-

@@ -30,8 +30,14 @@ __all__ = [
 
 
 def _need_tokens(T: int, cfg: GPT2Config) -> None:
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or not 1 <= T <= cfg.n_ctx:
-        raise ValueError(f"the layer takes 1 to {cfg.n_ctx} tokens (its n_ctx), got {T!r}")
+    if (
+        isinstance(T, bool)
+        or not isinstance(T, (int, np.integer))
+        or not 1 <= T <= cfg.n_ctx
+    ):
+        raise ValueError(
+            f"the layer takes 1 to {cfg.n_ctx} tokens (its n_ctx), got {T!r}"
+        )
 
 
 #: The steps that act on each token alone, with the width of their bias in units of ``n_embd``.
@@ -108,12 +114,28 @@ FORWARD: tuple[CodeLine, ...] = (
     CodeLine("def forward(self, x):", "", ()),
     CodeLine("    B, T, C = x.size()", "x", ()),
     CodeLine("    q, k, v = self.c_attn(x).split(self.n_embd, dim=2)", "c_attn", (1,)),
-    CodeLine("    q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)", "heads", (1,)),
-    CodeLine("    k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)", "heads", (1,)),
-    CodeLine("    v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)", "heads", (1,)),
+    CodeLine(
+        "    q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)",
+        "heads",
+        (1,),
+    ),
+    CodeLine(
+        "    k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)",
+        "heads",
+        (1,),
+    ),
+    CodeLine(
+        "    v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)",
+        "heads",
+        (1,),
+    ),
     CodeLine("    att = q @ k.transpose(-2, -1)", "scores", (2,)),
     CodeLine("    att = att * (1.0 / math.sqrt(k.size(-1)))", "scale", (3,)),
-    CodeLine('    att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))', "mask", (4,)),
+    CodeLine(
+        '    att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float("-inf"))',
+        "mask",
+        (4,),
+    ),
     CodeLine("    att = F.softmax(att, dim=-1)", "softmax", (5,)),
     CodeLine("    y = att @ v", "weighted_sum", (6,)),
     CodeLine("    y = y.transpose(1, 2).contiguous().view(B, T, C)", "concat", (7,)),
@@ -145,7 +167,16 @@ def shapes(T: int, cfg: GPT2Config) -> Shapes:
     """The shapes of ``forward`` for ``T`` tokens (1 to ``cfg.n_ctx``) at ``cfg``'s sizes."""
     _need_tokens(T, cfg)
     B, C, nh, hs = 1, cfg.n_embd, cfg.n_head, cfg.head_size
-    return Shapes((B, T, C), (C, 3 * C), (B, T, 3 * C), (B, nh, T, hs), (B, nh, hs, T), (B, nh, T, T), (C, C), hs)
+    return Shapes(
+        (B, T, C),
+        (C, 3 * C),
+        (B, T, 3 * C),
+        (B, nh, T, hs),
+        (B, nh, hs, T),
+        (B, nh, T, T),
+        (C, C),
+        hs,
+    )
 
 
 @dataclass(frozen=True)
@@ -158,7 +189,9 @@ class GrowthRow:
 
 def growth(most: int, cfg: GPT2Config) -> tuple[GrowthRow, ...]:
     """Score cells per head for 1 .. ``most`` tokens."""
-    return tuple(GrowthRow(T, attention_flops(T, cfg)["score_cells"]) for T in range(1, most + 1))
+    return tuple(
+        GrowthRow(T, attention_flops(T, cfg)["score_cells"]) for T in range(1, most + 1)
+    )
 
 
 @dataclass(frozen=True)
@@ -189,14 +222,21 @@ class GPT2Facts:
     @property
     def bias_share(self) -> float:
         """The left-out bias adds as a fraction of the two projections' FLOPs."""
-        return (self.c_attn_bias_adds + self.c_proj_bias_adds) / (self.qkv_per_token + self.proj_per_token)
+        return (self.c_attn_bias_adds + self.c_proj_bias_adds) / (
+            self.qkv_per_token + self.proj_per_token
+        )
 
 
 def gpt2_facts(toy_tokens: int, cfg: GPT2Config = GPT2) -> GPT2Facts:
     """GPT-2's sizes and the costs the page quotes, computed from :func:`attention_workshop.gpt2.attention_flops`."""
     C, T = cfg.n_embd, cfg.n_ctx
     one, full = attention_flops(1, cfg), attention_flops(T, cfg)
-    wide = attention_flops(T, GPT2Config(n_layer=cfg.n_layer, n_head=1, n_embd=C, n_ctx=T, vocab_size=cfg.vocab_size))
+    wide = attention_flops(
+        T,
+        GPT2Config(
+            n_layer=cfg.n_layer, n_head=1, n_embd=C, n_ctx=T, vocab_size=cfg.vocab_size
+        ),
+    )
     return GPT2Facts(
         cfg,
         one["qkv"],

@@ -53,10 +53,18 @@ class References(Protocol):
     """Reference implementations the experiment compares the package with (PyTorch, float64)."""
 
     def compare_with_torch(
-        self, X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool
+        self,
+        X: np.ndarray,
+        W_q: np.ndarray,
+        W_k: np.ndarray,
+        W_v: np.ndarray,
+        causal: bool,
     ) -> float: ...
     def gpt2_attention_diff(
-        self, x: np.ndarray, params: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], n_head: int
+        self,
+        x: np.ndarray,
+        params: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        n_head: int,
     ) -> float: ...
 
 
@@ -73,6 +81,7 @@ class Context(Protocol):
     def refs(self) -> References: ...
     def log(self, *lines: str) -> None:
         """Append lines to the section (each indented by two spaces in results.log)."""
+
     def show(self, **values: str) -> None:
         """Values the prose may quote as ``{{ section.name }}``."""
 

@@ -90,7 +90,9 @@ class Question:
     learn_text: str
     options: tuple[Option, ...] = ()
     tol: float = 0.0
-    hint: str = ""  # for numeric questions: the form and tolerance the answer is typed in
+    hint: str = (
+        ""  # for numeric questions: the form and tolerance the answer is typed in
+    )
     display: str = field(default="")  # the answer as the review shows it
 
     def answer_text(self) -> str:
@@ -144,26 +146,42 @@ def texts() -> tuple[QuestionText, ...]:
     return tuple(out)
 
 
-def _fill(template: str, values: Mapping[str, object], lists: Mapping[str, ListText]) -> str:
+def _fill(
+    template: str, values: Mapping[str, object], lists: Mapping[str, ListText]
+) -> str:
     """``template`` with its fields filled from ``values``; a list value reads as its ``lists`` entry says."""
-    filled = {name: _join(lists[name], v, lists) if isinstance(v, list) else v for name, v in values.items()}
+    filled = {
+        name: _join(lists[name], v, lists) if isinstance(v, list) else v
+        for name, v in values.items()
+    }
     return template.format(**filled)
 
 
 def _join(spec: ListText, rows: list[object], lists: Mapping[str, ListText]) -> str:
     """Each row formatted with ``spec.item`` (a plain number is ``{x}``), joined with ``spec.sep``."""
-    return spec.sep.join(_fill(spec.item, r if isinstance(r, Mapping) else {"x": r}, lists) for r in rows)
+    return spec.sep.join(
+        _fill(spec.item, r if isinstance(r, Mapping) else {"x": r}, lists) for r in rows
+    )
 
 
 def _question(text: QuestionText, worked: Worked) -> Question:
     """One question: the data file's words filled with the worked values, option names turned into keys."""
     values = {**worked.values, "answer": worked.answer, "tol": text.tol}
     if text.option_each:
-        named = [(str(row["name"]), _fill(text.option_each, row, text.lists)) for row in worked.options]
+        named = [
+            (str(row["name"]), _fill(text.option_each, row, text.lists))
+            for row in worked.options
+        ]
     else:
-        named = [(name, _fill(label, values, text.lists)) for name, label in text.options]
-    options = tuple(Option("abcdefgh"[i], label, name) for i, (name, label) in enumerate(named))
-    key = {o.name: o.key for o in options}  # an answer naming no option gets "", which no claim lets through
+        named = [
+            (name, _fill(label, values, text.lists)) for name, label in text.options
+        ]
+    options = tuple(
+        Option("abcdefgh"[i], label, name) for i, (name, label) in enumerate(named)
+    )
+    key = {
+        o.name: o.key for o in options
+    }  # an answer naming no option gets "", which no claim lets through
     answer: str | tuple[str, ...] | float
     if isinstance(worked.answer, float):
         answer = worked.answer
@@ -245,7 +263,9 @@ def _answers_are_options(e: Exam) -> bool:
         keys = {o.key for o in q.options}
         if q.kind == "single" and q.answer not in keys:
             return False
-        if q.kind == "multiple" and not (isinstance(q.answer, tuple) and set(q.answer) <= keys):
+        if q.kind == "multiple" and not (
+            isinstance(q.answer, tuple) and set(q.answer) <= keys
+        ):
             return False
     return True
 
@@ -257,7 +277,11 @@ def _one_winner(d: Sequence[float]) -> bool:
 
 def _max_trick_premise(e: Exam) -> bool:
     s = e.softmax  # the same weights on [2, 1, 0]; NaN from the naive formula near 1000, finite from the stable one
-    return s.naive_vs_stable_small <= 1e-15 and bool(np.isnan(s.naive_big).any()) and bool(np.isfinite(s.w_big).all())
+    return (
+        s.naive_vs_stable_small <= 1e-15
+        and bool(np.isnan(s.naive_big).any())
+        and bool(np.isfinite(s.w_big).all())
+    )
 
 
 def _self_has_option(e: Exam) -> bool:
@@ -296,15 +320,55 @@ CLAIMS: tuple[Claim[Exam], ...] = tuple(
             "every question in final_exam.toml is worked out, and has words",
             lambda e: not e.unmatched,
         ),
-        ("ids_unique", "question ids are unique", lambda e: len({q.qid for q in e.questions}) == len(e.questions)),
-        ("answers_are_options", "every choice question's answer is among its options", _answers_are_options),
-        ("dot_one_winner", "one pair has the largest dot product, with no tie", lambda e: _one_winner(e.dots)),
-        ("max_trick_premise", "the max trick changes nothing but the naive formula's overflow", _max_trick_premise),
-        ("self_has_option", "the self question offers the pattern of Module 1's largest weights", _self_has_option),
-        ("self_own_score_largest", "with nothing learned, each word's own score is its largest", _own_score_largest),
-        ("two_senses_premise", '"bank" starts with as much water as money', _bank_balanced),
-        ("saturate_has_option", "the sqrt(d_k) question offers what the unscaled softmax does", _saturate_has_option),
-        ("buckets_found", "the PyTorch difference and attention's share each fall in an option", _buckets_found),
-        ("quadratic_ratios", "at twice the tokens, each counted step does 2 or 4 times the FLOPs", _ratios_2_or_4),
+        (
+            "ids_unique",
+            "question ids are unique",
+            lambda e: len({q.qid for q in e.questions}) == len(e.questions),
+        ),
+        (
+            "answers_are_options",
+            "every choice question's answer is among its options",
+            _answers_are_options,
+        ),
+        (
+            "dot_one_winner",
+            "one pair has the largest dot product, with no tie",
+            lambda e: _one_winner(e.dots),
+        ),
+        (
+            "max_trick_premise",
+            "the max trick changes nothing but the naive formula's overflow",
+            _max_trick_premise,
+        ),
+        (
+            "self_has_option",
+            "the self question offers the pattern of Module 1's largest weights",
+            _self_has_option,
+        ),
+        (
+            "self_own_score_largest",
+            "with nothing learned, each word's own score is its largest",
+            _own_score_largest,
+        ),
+        (
+            "two_senses_premise",
+            '"bank" starts with as much water as money',
+            _bank_balanced,
+        ),
+        (
+            "saturate_has_option",
+            "the sqrt(d_k) question offers what the unscaled softmax does",
+            _saturate_has_option,
+        ),
+        (
+            "buckets_found",
+            "the PyTorch difference and attention's share each fall in an option",
+            _buckets_found,
+        ),
+        (
+            "quadratic_ratios",
+            "at twice the tokens, each counted step does 2 or 4 times the FLOPs",
+            _ratios_2_or_4,
+        ),
     )
 )

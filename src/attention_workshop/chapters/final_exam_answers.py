@@ -41,7 +41,12 @@ __all__ = [
 R = TypeVar("R")
 
 #: The pairs of the dot-product question, in the order of its options.
-DOT_PAIRS: tuple[tuple[str, str], ...] = (("savings", "bank"), ("river", "savings"), ("river", "bank"), ("the", "bank"))
+DOT_PAIRS: tuple[tuple[str, str], ...] = (
+    ("savings", "bank"),
+    ("river", "savings"),
+    ("river", "bank"),
+    ("the", "bank"),
+)
 #: Which option of the PyTorch question holds a difference: ``(name, lo, hi)``, the first that holds it wins.
 TORCH_BUCKETS: tuple[tuple[str, float, float], ...] = (
     ("visible", 0.01, math.inf),
@@ -104,7 +109,10 @@ def dots() -> tuple[float, ...]:
 
 def _dot(run: Run) -> Worked:
     d = dots()
-    rows: Rows = [{"name": f"{a}.{b}", "a": a, "b": b, "dot": x} for (a, b), x in zip(DOT_PAIRS, d)]
+    rows: Rows = [
+        {"name": f"{a}.{b}", "a": a, "b": b, "dot": x}
+        for (a, b), x in zip(DOT_PAIRS, d)
+    ]
     return Worked(str(rows[int(np.argmax(d))]["name"]), {"listing": rows}, rows)
 
 
@@ -175,7 +183,9 @@ def _two_senses(run: Run) -> Worked:
 def _wired(run: Run) -> Worked:
     wired = run[module_2.WIRED_HEAD]
     last = wired.weights[-1]  # (T,): what the last word pays
-    options: Rows = [{"name": str(i), "word": word} for i, word in enumerate(wired.sentence)]
+    options: Rows = [
+        {"name": str(i), "word": word} for i, word in enumerate(wired.sentence)
+    ]
     row: Rows = [{"word": word, "x": float(x)} for word, x in zip(wired.sentence, last)]
     return Worked(
         str(int(np.argmax(last))),
@@ -220,7 +230,10 @@ def torch_diff(run: Run) -> float:
 
 def _torch(run: Run) -> Worked:
     diff = torch_diff(run)
-    return Worked(bucket(diff, TORCH_BUCKETS), {"diff": diff, "ulps": diff / run[module_3.GENERAL_HEAD].eps})
+    return Worked(
+        bucket(diff, TORCH_BUCKETS),
+        {"diff": diff, "ulps": diff / run[module_3.GENERAL_HEAD].eps},
+    )
 
 
 def _causal(run: Run) -> Worked:
@@ -233,8 +246,13 @@ def _causal(run: Run) -> Worked:
         "on-itself": bool((np.argmax(w, axis=1) == np.arange(T)).all()),
         "positive": bool((w > 0).all()),
     }
-    rows: Rows = [{"word": word, "row": _numbers(row)} for word, row in zip(c.sentence, w)]
-    return Worked(tuple(name for name, true in facts.items() if true), {"sentence": " ".join(c.sentence), "rows": rows})
+    rows: Rows = [
+        {"word": word, "row": _numbers(row)} for word, row in zip(c.sentence, w)
+    ]
+    return Worked(
+        tuple(name for name, true in facts.items() if true),
+        {"sentence": " ".join(c.sentence), "rows": rows},
+    )
 
 
 def _order(run: Run) -> Worked:
@@ -242,13 +260,20 @@ def _order(run: Run) -> Worked:
     sent = run.sentence
     return Worked(
         "same" if d.same and d.diff <= 1e-12 else "different",
-        {"sentence": " ".join(sent), "reversed": " ".join(reversed(sent)), "last": sent[-1], "diff": d.diff},
+        {
+            "sentence": " ".join(sent),
+            "reversed": " ".join(reversed(sent)),
+            "last": sent[-1],
+            "diff": d.diff,
+        },
     )
 
 
 def _per_head(run: Run) -> Worked:
     n = head_params(GPT2)
-    return Worked(float(n), {"n_embd": GPT2.n_embd, "head_size": GPT2.head_size, "n": n})
+    return Worked(
+        float(n), {"n_embd": GPT2.n_embd, "head_size": GPT2.head_size, "n": n}
+    )
 
 
 def _share(run: Run) -> Worked:
@@ -282,7 +307,9 @@ def _causal_off(run: Run) -> Worked:
     _, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=False)  # w: (3, 3)
     options: Rows = [{"name": str(i), "word": word} for i, word in enumerate(WORDS)]
     return Worked(
-        tuple(str(i) for i, x in enumerate(w[0]) if x > 0), {"first": WORDS[0], "row": _numbers(w[0])}, options
+        tuple(str(i) for i, x in enumerate(w[0]) if x > 0),
+        {"first": WORDS[0], "row": _numbers(w[0])},
+        options,
     )
 
 
@@ -303,12 +330,22 @@ def _quadratic(run: Run) -> Worked:
     T = GPT2.n_ctx // 2
     r = ratios()
     numbered = list(enumerate(STEPS, 1))
-    options: Rows = [{"name": s.id, "i": i, "title": s.title} for i, s in numbered if s.id in r]
-    skipped: Rows = [{"i": i, "title_lower": s.title.lower()} for i, s in numbered if s.id not in r]
+    options: Rows = [
+        {"name": s.id, "i": i, "title": s.title} for i, s in numbered if s.id in r
+    ]
+    skipped: Rows = [
+        {"i": i, "title_lower": s.title.lower()} for i, s in numbered if s.id not in r
+    ]
     listing: Rows = [{"title": s.title, "ratio": r[s.id]} for s in STEPS if s.id in r]
     return Worked(
         tuple(sid for sid, x in r.items() if x == 4),
-        {"n_steps": len(STEPS), "skipped": skipped, "T": T, "T2": 2 * T, "listing": listing},
+        {
+            "n_steps": len(STEPS),
+            "skipped": skipped,
+            "T": T,
+            "T2": 2 * T,
+            "listing": listing,
+        },
         options,
     )
 

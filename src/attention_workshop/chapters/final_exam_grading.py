@@ -13,7 +13,15 @@ from collections.abc import Mapping, Sequence
 
 from .final_exam import Question
 
-__all__ = ["PASS_MARK", "SLACK", "grade", "is_correct", "parse_number", "pass_count", "percent"]
+__all__ = [
+    "PASS_MARK",
+    "SLACK",
+    "grade",
+    "is_correct",
+    "parse_number",
+    "pass_count",
+    "percent",
+]
 
 #: The pass mark, in percent of the questions: 13 of 18 passes, 12 of 18 does not.
 PASS_MARK = 70
@@ -59,14 +67,20 @@ def is_correct(q: Question, response: object) -> bool:
     if q.kind == "single":
         return isinstance(response, str) and response == q.answer
     if q.kind == "multiple":
-        if isinstance(response, str) or not isinstance(response, (list, tuple, set, frozenset)):
+        if isinstance(response, str) or not isinstance(
+            response, (list, tuple, set, frozenset)
+        ):
             return False
         return isinstance(q.answer, tuple) and set(response) == set(q.answer)
     if q.kind == "numeric":
         if not isinstance(response, str):
             return False
         x = parse_number(response)
-        return x is not None and isinstance(q.answer, float) and abs(x - q.answer) <= q.tol + SLACK
+        return (
+            x is not None
+            and isinstance(q.answer, float)
+            and abs(x - q.answer) <= q.tol + SLACK
+        )
     raise ValueError(f"unknown question kind {q.kind!r}")
 
 
@@ -80,7 +94,9 @@ def percent(score: int, n: int) -> str:
     return f"{100 * score / n:.1f}"
 
 
-def grade(questions: Sequence[Question], answers: Mapping[str, object]) -> tuple[int, bool]:
+def grade(
+    questions: Sequence[Question], answers: Mapping[str, object]
+) -> tuple[int, bool]:
     """Grade a set of answers to ``questions``: ``{question id: response}`` -> ``(score, passed)``.
 
     A response is an option key (single choice), a list of option keys (multiple choice,
@@ -89,6 +105,8 @@ def grade(questions: Sequence[Question], answers: Mapping[str, object]) -> tuple
     """
     unknown = set(answers) - {q.qid for q in questions}
     if unknown:
-        raise ValueError(f"unknown question id(s) {sorted(unknown)}; the exam's ids: {[q.qid for q in questions]}")
+        raise ValueError(
+            f"unknown question id(s) {sorted(unknown)}; the exam's ids: {[q.qid for q in questions]}"
+        )
     score = sum(is_correct(q, answers[q.qid]) for q in questions if q.qid in answers)
     return score, 100 * score >= PASS_MARK * len(questions)

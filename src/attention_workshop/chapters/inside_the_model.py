@@ -11,8 +11,9 @@ token sits before the first block, by adding a learned position vector.
 
 :func:`compute` runs the block one step at a time (:data:`attention_workshop.gpt2.STEPS`);
 :func:`step_costs`, :func:`shapes`, :func:`growth` and :func:`gpt2_facts` (from
-:mod:`._layer_sizes`) give the sizes and costs the page quotes, as numbers. :func:`facts` gathers what the page states and :data:`CLAIMS` tests it
-(the build checks them on every site build). The page's text, HTML and JSON are written by
+:mod:`._layer_sizes`) give the sizes and costs the page quotes, as numbers. :func:`facts`
+gathers what the page states and :data:`CLAIMS` tests it (the build checks them on every site
+build). The page's text, HTML and JSON are written by
 :mod:`attention_workshop.build.inside_page`.
 """
 
@@ -25,7 +26,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..core import causal_mask, multi_head_attention, scaled_dot_product_attention, softmax
+from ..core import (
+    causal_mask,
+    multi_head_attention,
+    scaled_dot_product_attention,
+    softmax,
+)
 from ..gpt2 import GPT2Config
 from ..toy import AXES, VOCAB, embed
 from ._layer_sizes import (
@@ -89,7 +95,11 @@ TOLERANCE = 1e-12
 
 
 def _need_T(T: int, most: int = MAX_TOKENS) -> None:
-    if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or not 1 <= T <= most:
+    if (
+        isinstance(T, bool)
+        or not isinstance(T, (int, np.integer))
+        or not 1 <= T <= most
+    ):
         raise ValueError(f"the toy block takes 1 to {most} tokens, got {T!r}")
 
 
@@ -101,7 +111,8 @@ def positions(T: int) -> np.ndarray:
     """
     _need_T(T)
     t = np.arange(T, dtype=np.float64)[:, None]  # (T, 1)
-    return 0.5 * np.hstack([np.sin(t), np.cos(t), np.sin(t / 4), np.cos(t / 4)])  # (T, 4)
+    waves = [np.sin(t), np.cos(t), np.sin(t / 4), np.cos(t / 4)]  # 4 x (T, 1)
+    return 0.5 * np.hstack(waves)  # (T, 4)
 
 
 # --------------------------------------------------------------------------- the toy block
@@ -140,7 +151,9 @@ def toy_weights(seed: int = SEED) -> ToyWeights:
     return w
 
 
-def token_inputs(words: Sequence[str], nudge: np.ndarray | Sequence[Sequence[float]] | None = None) -> np.ndarray:
+def token_inputs(
+    words: Sequence[str], nudge: np.ndarray | Sequence[Sequence[float]] | None = None
+) -> np.ndarray:
     """The block's input ``x``: each word's 4 toy axes, its 4 position numbers, plus a nudge.
 
     Args:
@@ -155,7 +168,9 @@ def token_inputs(words: Sequence[str], nudge: np.ndarray | Sequence[Sequence[flo
     """
     words = list(words)
     if len(words) > MAX_TOKENS:
-        raise ValueError(f"the toy block takes 1 to {MAX_TOKENS} tokens, got {len(words)} words")
+        raise ValueError(
+            f"the toy block takes 1 to {MAX_TOKENS} tokens, got {len(words)} words"
+        )
     x = np.hstack([embed(words), positions(len(words))])  # (T, 4) | (T, 4) -> (T, 8)
     if nudge is not None:
         d = np.asarray(nudge, dtype=np.float64)
@@ -213,10 +228,14 @@ def compute(
     T, C = x.shape
     nh, hs = TOY.n_head, TOY.head_size
     qkv = x @ w.c_attn_weight + w.c_attn_bias  # (T, C) x (C, 3C) -> (T, 3C)
-    q, k, v = (a.reshape(T, nh, hs).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=-1))  # 3 x (nh, T, hs)
+    q, k, v = (
+        a.reshape(T, nh, hs).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=-1)
+    )  # 3 x (nh, T, hs)
     scores = q @ k.transpose(0, 2, 1)  # (nh, T, hs) x (nh, hs, T) -> (nh, T, T)
     scaled = scores / math.sqrt(hs)  # (nh, T, T)
-    masked = np.where(causal_mask(T), -np.inf, scaled)  # (nh, T, T), -inf above the diagonal
+    masked = np.where(
+        causal_mask(T), -np.inf, scaled
+    )  # (nh, T, T), -inf above the diagonal
     weights = softmax(masked, axis=-1)  # (nh, T, T)
     heads = weights @ v  # (nh, T, T) x (nh, T, hs) -> (nh, T, hs)
     concat = heads.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
@@ -244,9 +263,17 @@ def reference(walk: Walk, seed: int = SEED) -> Reference:
     """The package's ``multi_head_attention`` and ``scaled_dot_product_attention`` on ``walk``'s input."""
     w = toy_weights(seed)
     y, att = multi_head_attention(
-        walk.x, w.c_attn_weight, w.c_attn_bias, w.c_proj_weight, w.c_proj_bias, TOY.n_head, causal=True
+        walk.x,
+        w.c_attn_weight,
+        w.c_attn_bias,
+        w.c_proj_weight,
+        w.c_proj_bias,
+        TOY.n_head,
+        causal=True,
     )  # (T, C), (nh, T, T)
-    heads, sdpa_att = scaled_dot_product_attention(walk.q, walk.k, walk.v, causal=True)  # (nh, T, hs), (nh, T, T)
+    heads, sdpa_att = scaled_dot_product_attention(
+        walk.q, walk.k, walk.v, causal=True
+    )  # (nh, T, hs), (nh, T, T)
     return Reference(y, att, heads, sdpa_att)
 
 
@@ -295,13 +322,21 @@ def _gap(a: np.ndarray, b: np.ndarray) -> float:
 
 def _walk_matches(r: InsideFacts) -> bool:
     w, ref = r.walk, r.reference
-    pairs = ((w.y, ref.y), (w.weights, ref.weights), (w.heads, ref.heads), (w.weights, ref.sdpa_weights))
+    pairs = (
+        (w.y, ref.y),
+        (w.weights, ref.weights),
+        (w.heads, ref.heads),
+        (w.weights, ref.sdpa_weights),
+    )
     return all(_gap(a, b) <= TOLERANCE for a, b in pairs)
 
 
 def _mask_holds(r: InsideFacts) -> bool:
     weights = r.walk.weights  # (nh, T, T)
-    return bool(np.all(weights[:, causal_mask(weights.shape[-1])] == 0.0) and np.all(weights[:, 0, 0] == 1.0))
+    return bool(
+        np.all(weights[:, causal_mask(weights.shape[-1])] == 0.0)
+        and np.all(weights[:, 0, 0] == 1.0)
+    )
 
 
 def _doubling_quadruples(r: InsideFacts) -> bool:
@@ -321,7 +356,9 @@ CLAIMS: tuple[Claim[InsideFacts], ...] = (
     Claim(
         "inside.rows_sum_to_one",
         "every row of attention weights sums to 1",
-        lambda r: bool(np.allclose(r.walk.weights.sum(axis=-1), 1.0, rtol=0, atol=1e-12)),
+        lambda r: bool(
+            np.allclose(r.walk.weights.sum(axis=-1), 1.0, rtol=0, atol=1e-12)
+        ),
     ),
     Claim(
         "inside.mask_hides_future",
@@ -329,7 +366,9 @@ CLAIMS: tuple[Claim[InsideFacts], ...] = (
         _mask_holds,
     ),
     Claim(
-        "inside.doubling_quadruples", "twice the tokens, four times the cells of the score grid", _doubling_quadruples
+        "inside.doubling_quadruples",
+        "twice the tokens, four times the cells of the score grid",
+        _doubling_quadruples,
     ),
     Claim(
         "inside.narrow_heads_cost_one_wide",

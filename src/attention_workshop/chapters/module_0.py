@@ -17,7 +17,15 @@ from ..core import softmax
 from ..toy import embed
 from ._section import Claim, Context, Section
 
-__all__ = ["PAIRS", "Vocabulary", "SoftmaxDemo", "SoftmaxShift", "dot_terms", "softmax_naive", "SECTIONS"]
+__all__ = [
+    "PAIRS",
+    "Vocabulary",
+    "SoftmaxDemo",
+    "SoftmaxShift",
+    "dot_terms",
+    "softmax_naive",
+    "SECTIONS",
+]
 
 #: The word pairs whose dot products Module 0 compares.
 PAIRS: tuple[tuple[str, str], ...] = (
@@ -94,8 +102,13 @@ def _softmax(ctx: Context) -> SoftmaxDemo:
         f"[1000, 999, 998], naive formula  -> {f.vec(naive_big)}  exp overflows",
         f"[1000, 999, 998], max subtracted -> {f.vec(w_big)}",
     )
-    ctx.show(w_small=f.vec(w_small), zero_share=f.fixed(w_zero[1]), w_big=f.vec(w_big),
-             naive_vs_stable_small=f.sci(same_small), exp_1000="inf")
+    ctx.show(
+        w_small=f.vec(w_small),
+        zero_share=f.fixed(w_zero[1]),
+        w_big=f.vec(w_big),
+        naive_vs_stable_small=f.sci(same_small),
+        exp_1000="inf",
+    )
     return SoftmaxDemo(w_small, w_zero, w_sil, naive_big, w_big, same_small)
 
 
@@ -115,7 +128,10 @@ class SoftmaxShift:
 def _softmax_shift(ctx: Context) -> SoftmaxShift:
     f = ctx.fmt
     equal = softmax(np.zeros(3))
-    small, big = softmax(np.array([2.0, 1.0, 0.0])), softmax(np.array([1000.0, 999.0, 998.0]))
+    small, big = (
+        softmax(np.array([2.0, 1.0, 0.0])),
+        softmax(np.array([1000.0, 999.0, 998.0])),
+    )
     identical = bool(np.array_equal(small, big))
     largest = math.log(np.finfo(np.float64).max)  # the largest x with a finite exp(x)
     with np.errstate(over="ignore"):
@@ -126,30 +142,53 @@ def _softmax_shift(ctx: Context) -> SoftmaxShift:
         f"softmax([1000, 999, 998]) == softmax([2, 1, 0]), bit for bit: {identical}",
         f"exp(1000) in float64 = {e1000}; the largest finite exp(x) is at x = {largest:.2f}",
     )
-    ctx.show(equal_share=f.fixed(equal[0]), identical=str(identical), exp_1000=str(e1000),
-             largest_x=f"{largest:.2f}")
+    ctx.show(
+        equal_share=f.fixed(equal[0]),
+        identical=str(identical),
+        exp_1000=str(e1000),
+        largest_x=f"{largest:.2f}",
+    )
     return SoftmaxShift(equal, identical, e1000, largest)
 
 
 # --------------------------------------------------------------------------- sections and claims
 
-VOCABULARY = Section("vocabulary", "Module 0: words as vectors, and the dot product", _vocabulary)
+VOCABULARY = Section(
+    "vocabulary", "Module 0: words as vectors, and the dot product", _vocabulary
+)
 
 SOFTMAX = Section(
     "softmax",
     "Module 0: softmax, and why the maximum is subtracted first",
     _softmax,
     claims=(
-        Claim("softmax.sums_to_one", "softmax's weights sum to 1",
-              lambda r: bool(np.isclose(r.w_small.sum(), 1.0, rtol=0, atol=1e-12))),
-        Claim("softmax.zero_gets_share", "a zero score still gets a share (e^0 = 1)",
-              lambda r: bool(r.w_zero[1] > 0)),
-        Claim("softmax.neg_inf_is_zero", "a score of -inf gets exactly 0",
-              lambda r: bool(r.w_silenced[2] == 0.0)),
-        Claim("softmax.naive_overflows", "the naive formula overflows on scores near 1000",
-              lambda r: bool(np.isnan(r.naive_big).any())),
-        Claim("softmax.max_trick_changes_nothing", "subtracting the maximum changes nothing but overflow",
-              lambda r: r.naive_vs_stable_small <= 1e-15 and bool(np.isfinite(r.w_big).all())),
+        Claim(
+            "softmax.sums_to_one",
+            "softmax's weights sum to 1",
+            lambda r: bool(np.isclose(r.w_small.sum(), 1.0, rtol=0, atol=1e-12)),
+        ),
+        Claim(
+            "softmax.zero_gets_share",
+            "a zero score still gets a share (e^0 = 1)",
+            lambda r: bool(r.w_zero[1] > 0),
+        ),
+        Claim(
+            "softmax.neg_inf_is_zero",
+            "a score of -inf gets exactly 0",
+            lambda r: bool(r.w_silenced[2] == 0.0),
+        ),
+        Claim(
+            "softmax.naive_overflows",
+            "the naive formula overflows on scores near 1000",
+            lambda r: bool(np.isnan(r.naive_big).any()),
+        ),
+        Claim(
+            "softmax.max_trick_changes_nothing",
+            "subtracting the maximum changes nothing but overflow",
+            lambda r: (
+                r.naive_vs_stable_small <= 1e-15 and bool(np.isfinite(r.w_big).all())
+            ),
+        ),
     ),
 )
 
@@ -158,12 +197,21 @@ SOFTMAX_SHIFT = Section(
     "Module 0: equal shares, the shift, and where exp overflows",
     _softmax_shift,
     claims=(
-        Claim("softmax_shift.equal_shares", "equal scores get equal shares",
-              lambda r: bool(np.allclose(r.equal, 1 / 3, rtol=0, atol=1e-15))),
-        Claim("softmax_shift.shift_changes_nothing", "softmax([1000, 999, 998]) equals softmax([2, 1, 0]) bit for bit",
-              lambda r: r.identical),
-        Claim("softmax_shift.exp_overflows", "exp(1000) overflows to inf; exp stays finite only below about 709.78",
-              lambda r: bool(np.isposinf(r.exp_1000)) and 700 < r.largest_x < 1000),
+        Claim(
+            "softmax_shift.equal_shares",
+            "equal scores get equal shares",
+            lambda r: bool(np.allclose(r.equal, 1 / 3, rtol=0, atol=1e-15)),
+        ),
+        Claim(
+            "softmax_shift.shift_changes_nothing",
+            "softmax([1000, 999, 998]) equals softmax([2, 1, 0]) bit for bit",
+            lambda r: r.identical,
+        ),
+        Claim(
+            "softmax_shift.exp_overflows",
+            "exp(1000) overflows to inf; exp stays finite only below about 709.78",
+            lambda r: bool(np.isposinf(r.exp_1000)) and 700 < r.largest_x < 1000,
+        ),
     ),
 )
 

@@ -46,7 +46,9 @@ def self_and_best_other(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """For each row of a square weight table: the weight on itself, and the largest weight on another word."""
     w = np.asarray(weights, dtype=np.float64)
     if w.ndim != 2 or w.shape[0] != w.shape[1] or len(w) < 2:
-        raise ValueError(f"weights must be a square table of at least 2 words, got shape {w.shape}")
+        raise ValueError(
+            f"weights must be a square table of at least 2 words, got shape {w.shape}"
+        )
     others = np.where(np.eye(len(w), dtype=bool), -np.inf, w)
     return np.diag(w).copy(), others.max(axis=1)
 
@@ -80,13 +82,23 @@ def longer_neighbour(sentence: Sequence[str] = SENT_LONGER, word: int = 1) -> Lo
     """
     words = tuple(sentence)
     if not 0 <= word < len(words) or len(words) < 2:
-        raise ValueError(f"word must be a row of a sentence of at least 2 words, got {word} for {len(words)} words")
+        raise ValueError(
+            f"word must be a row of a sentence of at least 2 words, got {word} for {len(words)} words"
+        )
     X = embed(words)  # (T, d_model)
     _, w = simple_attention(X)  # (T, T)
     dots = X @ X[word]  # (T, d_model) x (d_model,) -> (T,)
     j = max((k for k in range(len(words)) if k != word), key=lambda k: w[word, k])
-    return Longer(words[word], words[j], float(dots[word]), float(dots[j]), float(w[word, word]), float(w[word, j]),
-                  float(np.linalg.norm(X[word])), float(np.linalg.norm(X[j])))
+    return Longer(
+        words[word],
+        words[j],
+        float(dots[word]),
+        float(dots[j]),
+        float(w[word, word]),
+        float(w[word, j]),
+        float(np.linalg.norm(X[word])),
+        float(np.linalg.norm(X[j])),
+    )
 
 
 # --------------------------------------------------------------------------- simple
@@ -118,22 +130,33 @@ def _simple(ctx: Context) -> Simple:
         X = embed(sent)
         out, w = simple_attention(X)
         S = simple_scores(X)  # (T, T), before softmax
-        ctx.log(f'simple attention on "{" ".join(sent)}" (row = who is looking)',
-                f"  scores X X^T / sqrt({X.shape[1]}), before softmax:",
-                *("    " + line for line in f.table(S, sent, sent)),
-                "  weights, softmax of each row:",
-                *("    " + line for line in f.table(w, sent, sent)),
-                f"  {sent[-1]}'s output ({', '.join(AXES)}):", f"    {f.vec(out[-1])}")
+        ctx.log(
+            f'simple attention on "{" ".join(sent)}" (row = who is looking)',
+            f"  scores X X^T / sqrt({X.shape[1]}), before softmax:",
+            *("    " + line for line in f.table(S, sent, sent)),
+            "  weights, softmax of each row:",
+            *("    " + line for line in f.table(w, sent, sent)),
+            f"  {sent[-1]}'s output ({', '.join(AXES)}):",
+            f"    {f.vec(out[-1])}",
+        )
         runs[name] = SimpleRun(tuple(sent), X, S, w, out)
         ctx.show(**{f"{name}_last_out": f.vec(out[-1])})
         for a, ax in enumerate(AXES):
-            ctx.show(**{f"{name}_last_{ax}": f.fixed(out[-1, a]), f"{name}_last_{ax}_before": f.fixed(X[-1, a])})
+            ctx.show(
+                **{
+                    f"{name}_last_{ax}": f.fixed(out[-1, a]),
+                    f"{name}_last_{ax}_before": f.fixed(X[-1, a]),
+                }
+            )
         ctx.show(**{f"{name}_self_min": f.fixed(np.min(np.diag(w)))})
     return Simple(runs["first"], runs["contrast"])
 
 
 def _self_dominates(r: Simple) -> bool:
-    return all(bool((np.argmax(s.weights, axis=1) == np.arange(len(s.weights))).all()) for s in (r.first, r.contrast))
+    return all(
+        bool((np.argmax(s.weights, axis=1) == np.arange(len(s.weights))).all())
+        for s in (r.first, r.contrast)
+    )
 
 
 SIMPLE = Section(
@@ -141,16 +164,31 @@ SIMPLE = Section(
     "Module 1: attention with nothing learned",
     _simple,
     claims=(
-        Claim("simple.self_attention_dominates",
-              "on the workshop's two sentences, each word's largest single share is on itself",
-              _self_dominates, default_only=True),
-        Claim("simple.bank_moves_to_water", "in 'the river bank', bank's output moves toward water",
-              lambda r: bool(r.first.out[-1, 0] > r.first.out[-1, 1]), default_only=True),
-        Claim("simple.bank_moves_to_money", "in 'the savings bank', bank's output moves toward money",
-              lambda r: bool(r.contrast.out[-1, 1] > r.contrast.out[-1, 0])),
-        Claim("simple_limits.self_below_half", "no word keeps half of its attention for itself, in either sentence",
-              lambda r: all(bool((np.diag(s.weights) < 0.5).all()) for s in (r.first, r.contrast)),
-              default_only=True),
+        Claim(
+            "simple.self_attention_dominates",
+            "on the workshop's two sentences, each word's largest single share is on itself",
+            _self_dominates,
+            default_only=True,
+        ),
+        Claim(
+            "simple.bank_moves_to_water",
+            "in 'the river bank', bank's output moves toward water",
+            lambda r: bool(r.first.out[-1, 0] > r.first.out[-1, 1]),
+            default_only=True,
+        ),
+        Claim(
+            "simple.bank_moves_to_money",
+            "in 'the savings bank', bank's output moves toward money",
+            lambda r: bool(r.contrast.out[-1, 1] > r.contrast.out[-1, 0]),
+        ),
+        Claim(
+            "simple_limits.self_below_half",
+            "no word keeps half of its attention for itself, in either sentence",
+            lambda r: all(
+                bool((np.diag(s.weights) < 0.5).all()) for s in (r.first, r.contrast)
+            ),
+            default_only=True,
+        ),
     ),
 )
 
@@ -168,17 +206,27 @@ class SimpleLimits:
     best_other: np.ndarray  # (T,) the most it gives another word
     self_dot: np.ndarray  # (T,) x . x
     best_other_dot: np.ndarray  # (T,) the largest x . y with another word
-    lean_first: tuple[float, float]  # the last word's water - money, before and after, in the running sentence
+    lean_first: tuple[
+        float, float
+    ]  # the last word's water - money, before and after, in the running sentence
     lean_contrast: tuple[float, float]  # the same in "the savings bank"
     longer: Longer
 
 
-def _own_and_others(words: tuple[str, ...], X: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...]:
+def _own_and_others(
+    words: tuple[str, ...], X: np.ndarray, w: np.ndarray
+) -> tuple[np.ndarray, ...]:
     T = len(words)
     own, other = self_and_best_other(w) if T > 1 else (np.ones(1), np.zeros(1))
-    D = X @ X.T  # (T, d_model) x (d_model, T) -> (T, T): unscaled; the diagonal holds squared lengths
+    D = (
+        X @ X.T
+    )  # (T, d_model) x (d_model, T) -> (T, T): unscaled; the diagonal holds squared lengths
     own_dot = np.diag(D).copy()
-    other_dot = np.where(np.eye(T, dtype=bool), -np.inf, D).max(axis=1) if T > 1 else np.full(1, -np.inf)
+    other_dot = (
+        np.where(np.eye(T, dtype=bool), -np.inf, D).max(axis=1)
+        if T > 1
+        else np.full(1, -np.inf)
+    )
     return own, other, own_dot, other_dot
 
 
@@ -191,49 +239,89 @@ def _simple_limits(ctx: Context) -> SimpleLimits:
     out, w = simple_attention(X)
     own, other, own_dot, other_dot = _own_and_others(words, X, w)
     asym = float(np.max(np.abs(S - S.T)))
-    ctx.log(f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
-            "output rows on the axes (weights x the same rows X):",
-            *("  " + x for x in f.table(out, words, AXES)),
-            "each word: x.x (its squared length), its largest x.y with another",
-            "word, its weight on itself, and the most it gives another word:",
-            f"  {'':<8}{'x.x':>7}{'max x.y':>9}{'self':>8}{'max other':>11}")
-    ctx.log(*(f"  {wd:<8}{f.fixed(a):>7}{f.fixed(b) if np.isfinite(b) else 'none':>9}{f.fixed(c):>8}"
-              f"{f.fixed(d) if T > 1 else 'none':>11}" for wd, a, b, c, d in zip(words, own_dot, other_dot, own, other)))
-    ctx.show(asymmetry=f"{asym:.1f}", self_wins=str(int(np.sum(own > other))), T=str(T),
-             self_max=f.fixed(own.max()), self_min=f.fixed(own.min()))
+    ctx.log(
+        f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
+        "output rows on the axes (weights x the same rows X):",
+        *("  " + x for x in f.table(out, words, AXES)),
+        "each word: x.x (its squared length), its largest x.y with another",
+        "word, its weight on itself, and the most it gives another word:",
+        f"  {'':<8}{'x.x':>7}{'max x.y':>9}{'self':>8}{'max other':>11}",
+    )
+    ctx.log(
+        *(
+            f"  {wd:<8}{f.fixed(a):>7}{f.fixed(b) if np.isfinite(b) else 'none':>9}{f.fixed(c):>8}"
+            f"{f.fixed(d) if T > 1 else 'none':>11}"
+            for wd, a, b, c, d in zip(words, own_dot, other_dot, own, other)
+        )
+    )
+    ctx.show(
+        asymmetry=f"{asym:.1f}",
+        self_wins=str(int(np.sum(own > other))),
+        T=str(T),
+        self_max=f.fixed(own.max()),
+        self_min=f.fixed(own.min()),
+    )
     for i in range(T):
-        ctx.show(**{f"self_{i}": f.fixed(own[i]), f"other_{i}": f.fixed(other[i]),
-                    f"self_dot_{i}": f.fixed(own_dot[i]), f"other_dot_{i}": f.fixed(other_dot[i])})
+        ctx.show(
+            **{
+                f"self_{i}": f.fixed(own[i]),
+                f"other_{i}": f.fixed(other[i]),
+                f"self_dot_{i}": f.fixed(own_dot[i]),
+                f"other_dot_{i}": f.fixed(other_dot[i]),
+            }
+        )
     leans = {}
     for name, sent in (("first", words), ("contrast", SENT_MONEY)):
         Xs = embed(sent)
         o, _ = simple_attention(Xs)
         before, after = float(lean(Xs[-1])), float(lean(o[-1]))
-        ctx.log(f'{sent[-1]} in "{" ".join(sent)}", water - money: {f.signed(before)} before, {f.signed(after)} after')
+        ctx.log(
+            f'{sent[-1]} in "{" ".join(sent)}", water - money: {f.signed(before)} before, {f.signed(after)} after'
+        )
         leans[name] = (before, after)
-        ctx.show(**{f"{name}_lean_before": f.minus(f.signed(before)), f"{name}_lean_after": f.minus(f.signed(after))})
+        ctx.show(
+            **{
+                f"{name}_lean_before": f.minus(f.signed(before)),
+                f"{name}_lean_after": f.minus(f.signed(after)),
+            }
+        )
     ctx.show(last=words[-1])
     ln = longer_neighbour()
     _log_longer(ctx, ln)
-    return SimpleLimits(asym, out, own, other, own_dot, other_dot, leans["first"], leans["contrast"], ln)
+    return SimpleLimits(
+        asym, out, own, other, own_dot, other_dot, leans["first"], leans["contrast"], ln
+    )
 
 
 def _log_longer(ctx: Context, ln: Longer) -> None:
     f = ctx.fmt
     a, b = ln.word, ln.neighbour
-    ctx.log(f'a longer neighbour can win, in "{" ".join(SENT_LONGER)}":',
-            f"  {a} . {a} = {f.fixed(ln.self_dot)} (its squared length), {a} . {b} = {f.fixed(ln.other_dot)}",
-            f"  lengths: |{a}| = {f.fixed(ln.len_self)}, |{b}| = {f.fixed(ln.len_other)}",
-            f"  {a}'s weights: on itself {f.fixed(ln.self_w)}, on {b} {f.fixed(ln.other_w)}")
-    ctx.show(long_sentence=" ".join(SENT_LONGER), long_word=a, long_neighbour=b,
-             long_self_dot=f.fixed(ln.self_dot), long_other_dot=f.fixed(ln.other_dot),
-             long_self=f.fixed(ln.self_w), long_other=f.fixed(ln.other_w),
-             long_len_self=f.fixed(ln.len_self), long_len_other=f.fixed(ln.len_other))
+    ctx.log(
+        f'a longer neighbour can win, in "{" ".join(SENT_LONGER)}":',
+        f"  {a} . {a} = {f.fixed(ln.self_dot)} (its squared length), {a} . {b} = {f.fixed(ln.other_dot)}",
+        f"  lengths: |{a}| = {f.fixed(ln.len_self)}, |{b}| = {f.fixed(ln.len_other)}",
+        f"  {a}'s weights: on itself {f.fixed(ln.self_w)}, on {b} {f.fixed(ln.other_w)}",
+    )
+    ctx.show(
+        long_sentence=" ".join(SENT_LONGER),
+        long_word=a,
+        long_neighbour=b,
+        long_self_dot=f.fixed(ln.self_dot),
+        long_other_dot=f.fixed(ln.other_dot),
+        long_self=f.fixed(ln.self_w),
+        long_other=f.fixed(ln.other_w),
+        long_len_self=f.fixed(ln.len_self),
+        long_len_other=f.fixed(ln.len_other),
+    )
 
 
 def _longer_wins(ln: Longer) -> bool:
-    return (ln.neighbour == "bank" and ln.len_other > ln.len_self and ln.other_dot > ln.self_dot
-            and ln.other_w > ln.self_w)
+    return (
+        ln.neighbour == "bank"
+        and ln.len_other > ln.len_self
+        and ln.other_dot > ln.self_dot
+        and ln.other_w > ln.self_w
+    )
 
 
 SIMPLE_LIMITS = Section(
@@ -241,18 +329,31 @@ SIMPLE_LIMITS = Section(
     "Module 1: the outputs, and the limits",
     _simple_limits,
     claims=(
-        Claim("simple_limits.symmetric", "with one vector per word, the score table is symmetric",
-              lambda r: r.asymmetry == 0.0),
-        Claim("simple_limits.bank_leans_both_ways",
-              "bank leans to water in 'the river bank' and to money in 'the savings bank'",
-              lambda r: r.lean_first[1] > 0 > r.lean_contrast[1] and r.lean_first[0] == 0 == r.lean_contrast[0],
-              default_only=True),
-        Claim("simple_limits.own_dot_largest",
-              "each word's dot with itself (its squared length) beats its dot with any other word",
-              lambda r: bool((r.self_dot > r.best_other_dot).all()), default_only=True),
-        Claim("simple_limits.longer_neighbour_wins",
-              "in 'the vault bank', the longer bank outscores vault's own row and gets more of vault's attention",
-              lambda r: _longer_wins(r.longer)),
+        Claim(
+            "simple_limits.symmetric",
+            "with one vector per word, the score table is symmetric",
+            lambda r: r.asymmetry == 0.0,
+        ),
+        Claim(
+            "simple_limits.bank_leans_both_ways",
+            "bank leans to water in 'the river bank' and to money in 'the savings bank'",
+            lambda r: (
+                r.lean_first[1] > 0 > r.lean_contrast[1]
+                and r.lean_first[0] == 0 == r.lean_contrast[0]
+            ),
+            default_only=True,
+        ),
+        Claim(
+            "simple_limits.own_dot_largest",
+            "each word's dot with itself (its squared length) beats its dot with any other word",
+            lambda r: bool((r.self_dot > r.best_other_dot).all()),
+            default_only=True,
+        ),
+        Claim(
+            "simple_limits.longer_neighbour_wins",
+            "in 'the vault bank', the longer bank outscores vault's own row and gets more of vault's attention",
+            lambda r: _longer_wins(r.longer),
+        ),
     ),
 )
 

@@ -16,7 +16,15 @@ from ..core import simple_attention, softmax
 from ..toy import SENT_MONEY, WIRED_CHANNELS, WiredHead, embed, lean, wired_head
 from ._section import Claim, Context, Section
 
-__all__ = ["DK_VALUES", "DK_KEYS", "DK_TRIALS", "WiredParts", "Wired", "SqrtDk", "SECTIONS"]
+__all__ = [
+    "DK_VALUES",
+    "DK_KEYS",
+    "DK_TRIALS",
+    "WiredParts",
+    "Wired",
+    "SqrtDk",
+    "SECTIONS",
+]
 
 #: The head widths the sqrt(d_k) experiment tries, keys per query, and queries per width.
 DK_VALUES: tuple[int, ...] = (4, 16, 64, 256, 1024)
@@ -32,7 +40,9 @@ class WiredParts:
     """The wired head on the running sentence, and the last word's lean with it and with Module 1."""
 
     wired: WiredHead
-    lean: dict[str, float]  # "first" (running sentence), "contrast" ("the savings bank"): wired head
+    lean: dict[
+        str, float
+    ]  # "first" (running sentence), "contrast" ("the savings bank"): wired head
     lean_simple: dict[str, float]  # the same with Module 1's attention
 
 
@@ -40,23 +50,40 @@ def _wired_parts(ctx: Context) -> WiredParts:
     f = ctx.fmt
     words = ctx.sentence
     h = wired_head(embed(words))
-    ctx.log(f"Q = X W_Q (what each word asks), channels {', '.join(WIRED_CHANNELS)}:",
-            *("  " + x for x in f.table(h.Q, words, WIRED_CHANNELS, 1)),
-            "K = X W_K (what each word advertises):",
-            *("  " + x for x in f.table(h.K, words, WIRED_CHANNELS, 1)),
-            f"scores Q K^T / sqrt({h.K.shape[1]}):",
-            *("  " + x for x in f.table(h.scores, words, words)))
+    ctx.log(
+        f"Q = X W_Q (what each word asks), channels {', '.join(WIRED_CHANNELS)}:",
+        *("  " + x for x in f.table(h.Q, words, WIRED_CHANNELS, 1)),
+        "K = X W_K (what each word advertises):",
+        *("  " + x for x in f.table(h.K, words, WIRED_CHANNELS, 1)),
+        f"scores Q K^T / sqrt({h.K.shape[1]}):",
+        *("  " + x for x in f.table(h.scores, words, words)),
+    )
     ctx.show(top_of_first=words[int(np.argmax(h.weights[0]))])
     for i in range(len(words)):
-        ctx.show(**{f"q_{i}": "[" + ", ".join(f.fixed(v, 1) for v in h.Q[i]) + "]",
-                    f"k_{i}": "[" + ", ".join(f.fixed(v, 1) for v in h.K[i]) + "]"})
+        ctx.show(
+            **{
+                f"q_{i}": "[" + ", ".join(f.fixed(v, 1) for v in h.Q[i]) + "]",
+                f"k_{i}": "[" + ", ".join(f.fixed(v, 1) for v in h.K[i]) + "]",
+            }
+        )
     wired, simple = {}, {}
     for name, sent in (("first", words), ("contrast", SENT_MONEY)):
         Xs = embed(sent)
-        after, plain = float(lean(wired_head(Xs).out[-1])), float(lean(simple_attention(Xs)[0][-1]))
-        ctx.log(f'{sent[-1]} in "{" ".join(sent)}", water - money:', f"  wired head {f.signed(after)}, Module 1 {f.signed(plain)}")
+        after, plain = (
+            float(lean(wired_head(Xs).out[-1])),
+            float(lean(simple_attention(Xs)[0][-1])),
+        )
+        ctx.log(
+            f'{sent[-1]} in "{" ".join(sent)}", water - money:',
+            f"  wired head {f.signed(after)}, Module 1 {f.signed(plain)}",
+        )
         wired[name], simple[name] = after, plain
-        ctx.show(**{f"{name}_lean": f.minus(f.signed(after)), f"{name}_lean_simple": f.minus(f.signed(plain))})
+        ctx.show(
+            **{
+                f"{name}_lean": f.minus(f.signed(after)),
+                f"{name}_lean_simple": f.minus(f.signed(plain)),
+            }
+        )
     return WiredParts(h, wired, simple)
 
 
@@ -65,15 +92,33 @@ WIRED_PARTS = Section(
     "Module 2: what the wired head asks and advertises",
     _wired_parts,
     claims=(
-        Claim("wired_parts.the_looks_at_bank", "the wired head sends 'the' mostly to bank (the place channel)",
-              lambda r: int(np.argmax(r.wired.weights[0])) == 2, default_only=True),
-        Claim("wired_parts.the_top_share_under_half", "the wired head's largest share of 'the' is under one half",
-              lambda r: float(np.max(r.wired.weights[0])) < 0.5, default_only=True),
-        Claim("wired_parts.the_advertises_nothing", "'the' advertises nothing: its key is zero, so every score on it is 0",
-              lambda r: not r.wired.K[0].any() and not r.wired.scores[:, 0].any(), default_only=True),
-        Claim("wired_parts.stronger_than_simple", "the wired head moves bank further than Module 1 did, in both sentences",
-              lambda r: all(abs(r.lean[k]) > abs(r.lean_simple[k]) > 0 for k in ("first", "contrast")),
-              default_only=True),
+        Claim(
+            "wired_parts.the_looks_at_bank",
+            "the wired head sends 'the' mostly to bank (the place channel)",
+            lambda r: int(np.argmax(r.wired.weights[0])) == 2,
+            default_only=True,
+        ),
+        Claim(
+            "wired_parts.the_top_share_under_half",
+            "the wired head's largest share of 'the' is under one half",
+            lambda r: float(np.max(r.wired.weights[0])) < 0.5,
+            default_only=True,
+        ),
+        Claim(
+            "wired_parts.the_advertises_nothing",
+            "'the' advertises nothing: its key is zero, so every score on it is 0",
+            lambda r: not r.wired.K[0].any() and not r.wired.scores[:, 0].any(),
+            default_only=True,
+        ),
+        Claim(
+            "wired_parts.stronger_than_simple",
+            "the wired head moves bank further than Module 1 did, in both sentences",
+            lambda r: all(
+                abs(r.lean[k]) > abs(r.lean_simple[k]) > 0
+                for k in ("first", "contrast")
+            ),
+            default_only=True,
+        ),
     ),
 )
 
@@ -83,7 +128,10 @@ WIRED_PARTS = Section(
 
 @dataclass(frozen=True)
 class Wired:
-    """The wired head's weights on the running sentence, no mask: ``X`` ``(T, 4)``, ``scores`` and ``weights`` ``(T, T)``."""
+    """The wired head's weights on the running sentence, no mask.
+
+    ``X`` is ``(T, 4)``; ``scores`` and ``weights`` are ``(T, T)``.
+    """
 
     sentence: tuple[str, ...]
     X: np.ndarray
@@ -97,10 +145,14 @@ def _wired(ctx: Context) -> Wired:
     X = embed(words)
     h = wired_head(X)
     w = h.weights
-    ctx.log(f'hand-wired head on "{" ".join(words)}" (no mask):',
-            *("  " + line for line in f.table(w, words, words)),
-            "  row sums: " + ", ".join(f.fixed(s, 6) for s in w.sum(axis=1)))
-    ctx.show(**{f"w_{i}_{j}": f.fixed(w[i, j]) for i in range(len(w)) for j in range(len(w))})
+    ctx.log(
+        f'hand-wired head on "{" ".join(words)}" (no mask):',
+        *("  " + line for line in f.table(w, words, words)),
+        "  row sums: " + ", ".join(f.fixed(s, 6) for s in w.sum(axis=1)),
+    )
+    ctx.show(
+        **{f"w_{i}_{j}": f.fixed(w[i, j]) for i in range(len(w)) for j in range(len(w))}
+    )
     return Wired(words, X, h.scores, w)
 
 
@@ -109,10 +161,17 @@ WIRED_HEAD = Section(
     "Module 2: the hand-wired head's weights",
     _wired,
     claims=(
-        Claim("wired.rows_sum_to_one", "every row of the wired head's table sums to 1",
-              lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12))),
-        Claim("wired.bank_looks_at_river", "the wired head sends bank's attention mostly to river",
-              lambda r: int(np.argmax(r.weights[-1])) == 1, default_only=True),
+        Claim(
+            "wired.rows_sum_to_one",
+            "every row of the wired head's table sums to 1",
+            lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)),
+        ),
+        Claim(
+            "wired.bank_looks_at_river",
+            "the wired head sends bank's attention mostly to river",
+            lambda r: int(np.argmax(r.weights[-1])) == 1,
+            default_only=True,
+        ),
     ),
 )
 
@@ -143,32 +202,70 @@ def _measure(seed: int) -> np.ndarray:
         k = rng.standard_normal((DK_TRIALS, DK_KEYS, d))
         raw = np.einsum("nd,nkd->nk", q, k)  # (N, d) . (N, keys, d) -> (N, keys)
         scaled = raw / np.sqrt(d)
-        rows.append((d, raw.var(), scaled.var(), softmax(raw).max(axis=1).mean(), softmax(scaled).max(axis=1).mean()))
+        rows.append(
+            (
+                d,
+                raw.var(),
+                scaled.var(),
+                softmax(raw).max(axis=1).mean(),
+                softmax(scaled).max(axis=1).mean(),
+            )
+        )
     return np.array(rows)
 
 
 def _sqrt_dk(ctx: Context) -> SqrtDk:
     f = ctx.fmt
     arr = _measure(ctx.seed)
-    ctx.log(f"random queries and keys, standard normal (seed {ctx.seed}):",
-            f"{DK_TRIALS} queries x {DK_KEYS} keys each, for every d_k",
-            f"  {'':>5}   {'variance of q.k':^21}   {'mean largest weight':^21}",
-            f"  {'d_k':>5}   {'raw':>9} {'/ sqrt(d_k)':>11}   {'raw':>9} {'/ sqrt(d_k)':>11}")
+    ctx.log(
+        f"random queries and keys, standard normal (seed {ctx.seed}):",
+        f"{DK_TRIALS} queries x {DK_KEYS} keys each, for every d_k",
+        f"  {'':>5}   {'variance of q.k':^21}   {'mean largest weight':^21}",
+        f"  {'d_k':>5}   {'raw':>9} {'/ sqrt(d_k)':>11}   {'raw':>9} {'/ sqrt(d_k)':>11}",
+    )
     for d, vr, vs, mr, ms in arr:
-        ctx.log(f"  {int(d):>5}   {f.fixed(vr, 1):>9} {f.fixed(vs, 3):>11}   {f.fixed(mr, 3):>9} {f.fixed(ms, 3):>11}")
+        ctx.log(
+            f"  {int(d):>5}   {f.fixed(vr, 1):>9} {f.fixed(vs, 3):>11}   {f.fixed(mr, 3):>9} {f.fixed(ms, 3):>11}"
+        )
     check = DK_VALUES[-2]  # the size the self-check asks about
-    ctx.show(seed=str(ctx.seed), trials=str(DK_TRIALS), keys=str(DK_KEYS), n_sizes=str(len(DK_VALUES)),
-             dk_first=str(DK_VALUES[0]), dk_last=str(DK_VALUES[-1]), dk_check=str(check),
-             sqrt_check=f"{np.sqrt(check):g}",
-             var_raw_last=f.fixed(arr[-1, 1], 1), var_scaled_last=f.fixed(arr[-1, 2]),
-             max_raw_first=f.fixed(arr[0, 3]), max_raw_last=f.fixed(arr[-1, 3]), max_scaled_last=f.fixed(arr[-1, 4]),
-             var_raw_check=f.fixed(arr[-2, 1], 1), var_scaled_check=f.fixed(arr[-2, 2]),
-             var_ratio_min=f.fixed(np.min(arr[:, 1] / arr[:, 0])), var_ratio_max=f.fixed(np.max(arr[:, 1] / arr[:, 0])))
+    ctx.show(
+        seed=str(ctx.seed),
+        trials=str(DK_TRIALS),
+        keys=str(DK_KEYS),
+        n_sizes=str(len(DK_VALUES)),
+        dk_first=str(DK_VALUES[0]),
+        dk_last=str(DK_VALUES[-1]),
+        dk_check=str(check),
+        sqrt_check=f"{np.sqrt(check):g}",
+        var_raw_last=f.fixed(arr[-1, 1], 1),
+        var_scaled_last=f.fixed(arr[-1, 2]),
+        max_raw_first=f.fixed(arr[0, 3]),
+        max_raw_last=f.fixed(arr[-1, 3]),
+        max_scaled_last=f.fixed(arr[-1, 4]),
+        var_raw_check=f.fixed(arr[-2, 1], 1),
+        var_scaled_check=f.fixed(arr[-2, 2]),
+        var_ratio_min=f.fixed(np.min(arr[:, 1] / arr[:, 0])),
+        var_ratio_max=f.fixed(np.max(arr[:, 1] / arr[:, 0])),
+    )
     for d, vr, vs, mr, ms in arr:
         n = int(d)
-        ctx.show(**{f"var_raw_{n}": f.fixed(vr, 1), f"var_scaled_{n}": f.fixed(vs), f"max_raw_{n}": f.fixed(mr),
-                    f"max_scaled_{n}": f.fixed(ms)})
-    return SqrtDk(np.array(DK_VALUES), arr[:, 1], arr[:, 2], arr[:, 3], arr[:, 4], DK_KEYS, DK_TRIALS)
+        ctx.show(
+            **{
+                f"var_raw_{n}": f.fixed(vr, 1),
+                f"var_scaled_{n}": f.fixed(vs),
+                f"max_raw_{n}": f.fixed(mr),
+                f"max_scaled_{n}": f.fixed(ms),
+            }
+        )
+    return SqrtDk(
+        np.array(DK_VALUES),
+        arr[:, 1],
+        arr[:, 2],
+        arr[:, 3],
+        arr[:, 4],
+        DK_KEYS,
+        DK_TRIALS,
+    )
 
 
 SQRT_DK = Section(
@@ -176,16 +273,31 @@ SQRT_DK = Section(
     "Module 2: why divide by sqrt(d_k)",
     _sqrt_dk,
     claims=(
-        Claim("sqrt_dk.variance_grows", "the variance of raw dot products grows with d_k",
-              lambda r: bool(np.all(np.diff(r.var_raw) > 0))),
-        Claim("sqrt_dk.variance_follows_dk", "without scaling, the variance of q.k is within 5% of d_k at every d_k",
-              lambda r: bool(np.all(np.abs(r.var_raw / r.dk - 1) < 0.05))),
-        Claim("sqrt_dk.scaled_variance_near_one", "scaling keeps the variance near 1",
-              lambda r: bool(np.all(np.abs(r.var_scaled - 1) < 0.2))),
-        Claim("sqrt_dk.raw_saturates", "without scaling, softmax approaches one-hot as d_k grows",
-              lambda r: bool(r.max_raw[-1] > 0.9 and np.all(np.diff(r.max_raw) > 0))),
-        Claim("sqrt_dk.scaled_stays_responsive", "with scaling, the largest weight stays far from one-hot",
-              lambda r: bool(np.all(r.max_scaled < 0.6))),
+        Claim(
+            "sqrt_dk.variance_grows",
+            "the variance of raw dot products grows with d_k",
+            lambda r: bool(np.all(np.diff(r.var_raw) > 0)),
+        ),
+        Claim(
+            "sqrt_dk.variance_follows_dk",
+            "without scaling, the variance of q.k is within 5% of d_k at every d_k",
+            lambda r: bool(np.all(np.abs(r.var_raw / r.dk - 1) < 0.05)),
+        ),
+        Claim(
+            "sqrt_dk.scaled_variance_near_one",
+            "scaling keeps the variance near 1",
+            lambda r: bool(np.all(np.abs(r.var_scaled - 1) < 0.2)),
+        ),
+        Claim(
+            "sqrt_dk.raw_saturates",
+            "without scaling, softmax approaches one-hot as d_k grows",
+            lambda r: bool(r.max_raw[-1] > 0.9 and np.all(np.diff(r.max_raw) > 0)),
+        ),
+        Claim(
+            "sqrt_dk.scaled_stays_responsive",
+            "with scaling, the largest weight stays far from one-hot",
+            lambda r: bool(np.all(r.max_scaled < 0.6)),
+        ),
     ),
 )
 

@@ -13,11 +13,25 @@ from typing import Any
 import numpy as np
 
 from ..core import causal_mask, simple_attention
-from ..gpt2 import GPT2, attention_params, attention_params_with_bias, head_params, total_params
+from ..gpt2 import (
+    GPT2,
+    attention_params,
+    attention_params_with_bias,
+    head_params,
+    total_params,
+)
 from ..toy import W_K_WIRED, W_Q_WIRED, embed, wired_head
 from ._section import Claim, Context, Section
 
-__all__ = ["EPS_UNITS", "GeneralHead", "Causal", "Order", "Price", "MultiHead", "SECTIONS"]
+__all__ = [
+    "EPS_UNITS",
+    "GeneralHead",
+    "Causal",
+    "Order",
+    "Price",
+    "MultiHead",
+    "SECTIONS",
+]
 
 #: "Within a few units of 2^-52": the agreement the pages promise with PyTorch.
 EPS_UNITS = 4
@@ -48,16 +62,30 @@ def _general_head(ctx: Context) -> GeneralHead:
     W_q = rng.standard_normal((d_model, d_k))
     W_k = rng.standard_normal((d_model, d_k))
     W_v = rng.standard_normal((d_model, d_k))
-    diffs = {causal: ctx.refs.compare_with_torch(X, W_q, W_k, W_v, causal) for causal in (False, True)}
-    ctx.log(f"random W_q, W_k, W_v (seed {ctx.seed}), d_model {d_model} -> d_k {d_k}, float64",
-            "ours vs torch.nn.functional.scaled_dot_product_attention:",
-            f"  max |difference| = {f.sci(diffs[False])}",
-            "same comparison with the causal mask on both sides:",
-            f"  max |difference| = {f.sci(diffs[True])}",
-            f"machine epsilon 2^-52 = {f.sci(EPS)}; largest difference = {f.fixed(max(diffs.values()) / EPS, 2)} x epsilon")
-    ctx.show(diff=f.sci(diffs[False]), diff_causal=f.sci(diffs[True]), eps=f.sci(EPS), seed=str(ctx.seed),
-             diff_sci=f.sci_html(diffs[False]), diff_causal_sci=f.sci_html(diffs[True]), eps_sci=f.sci_html(EPS),
-             eps_units=str(EPS_UNITS), ulps=f.fixed(max(diffs.values()) / EPS, 2), d_k=str(d_k))
+    diffs = {
+        causal: ctx.refs.compare_with_torch(X, W_q, W_k, W_v, causal)
+        for causal in (False, True)
+    }
+    ctx.log(
+        f"random W_q, W_k, W_v (seed {ctx.seed}), d_model {d_model} -> d_k {d_k}, float64",
+        "ours vs torch.nn.functional.scaled_dot_product_attention:",
+        f"  max |difference| = {f.sci(diffs[False])}",
+        "same comparison with the causal mask on both sides:",
+        f"  max |difference| = {f.sci(diffs[True])}",
+        f"machine epsilon 2^-52 = {f.sci(EPS)}; largest difference = {f.fixed(max(diffs.values()) / EPS, 2)} x epsilon",
+    )
+    ctx.show(
+        diff=f.sci(diffs[False]),
+        diff_causal=f.sci(diffs[True]),
+        eps=f.sci(EPS),
+        seed=str(ctx.seed),
+        diff_sci=f.sci_html(diffs[False]),
+        diff_causal_sci=f.sci_html(diffs[True]),
+        eps_sci=f.sci_html(EPS),
+        eps_units=str(EPS_UNITS),
+        ulps=f.fixed(max(diffs.values()) / EPS, 2),
+        d_k=str(d_k),
+    )
     return GeneralHead(diffs[False], diffs[True], EPS, W_q, W_k, W_v)
 
 
@@ -66,8 +94,11 @@ GENERAL_HEAD = Section(
     "Module 3: the general head, checked against PyTorch",
     _general_head,
     claims=(
-        Claim("general_head.matches_torch", "ours and PyTorch's agree within a few units of 2^-52",
-              lambda r: max(r.diff, r.diff_causal) <= EPS_UNITS * r.eps),
+        Claim(
+            "general_head.matches_torch",
+            "ours and PyTorch's agree within a few units of 2^-52",
+            lambda r: max(r.diff, r.diff_causal) <= EPS_UNITS * r.eps,
+        ),
     ),
 )
 
@@ -90,9 +121,11 @@ def _causal(ctx: Context) -> Causal:
     words = ctx.sentence
     X = embed(words)
     w, unmasked = wired_head(X, causal=True).weights, wired_head(X).weights
-    ctx.log("wired head with a causal mask (upper right forced to 0):",
-            *("  " + line for line in f.table(w, words, words)),
-            "every row still sums to 1: " + ", ".join(f.fixed(s, 6) for s in w.sum(axis=1)))
+    ctx.log(
+        "wired head with a causal mask (upper right forced to 0):",
+        *("  " + line for line in f.table(w, words, words)),
+        "every row still sums to 1: " + ", ".join(f.fixed(s, 6) for s in w.sum(axis=1)),
+    )
     T = len(words)
     ctx.show(**{f"w_{i}_{j}": f.fixed(w[i, j]) for i in range(T) for j in range(T)})
     ctx.show(last_row=f.vec(w[-1]), last_row_unmasked=f.vec(unmasked[-1]))
@@ -103,7 +136,9 @@ def _renormalised(unmasked: np.ndarray, masked: np.ndarray) -> bool:
     """Row i of the masked table equals row i of the unmasked one, cut to j <= i and rescaled to sum 1."""
     for i in range(len(unmasked)):
         visible = unmasked[i, : i + 1]
-        if not np.allclose(masked[i, : i + 1], visible / visible.sum(), rtol=0, atol=1e-12):
+        if not np.allclose(
+            masked[i, : i + 1], visible / visible.sum(), rtol=0, atol=1e-12
+        ):
             return False
     return True
 
@@ -113,16 +148,33 @@ CAUSAL = Section(
     "Module 3: the causal mask on the wired head",
     _causal,
     claims=(
-        Claim("causal.first_row_on_itself", "the first causal row puts all its weight on itself",
-              lambda r: r.weights[0, 0] == 1.0 and not r.weights[0, 1:].any()),
-        Claim("causal.future_is_zero", "every weight above the diagonal is exactly 0",
-              lambda r: not r.weights[r.future].any()),
-        Claim("causal.last_row_unchanged", "the last causal row equals its unmasked row",
-              lambda r: bool(np.allclose(r.weights[-1], r.unmasked[-1], rtol=0, atol=1e-15))),
-        Claim("causal.rows_sum_to_one", "every causal row still sums to 1",
-              lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12))),
-        Claim("causal.rows_renormalise", "each causal row is its unmasked row, shared again over the visible words",
-              lambda r: _renormalised(r.unmasked, r.weights)),
+        Claim(
+            "causal.first_row_on_itself",
+            "the first causal row puts all its weight on itself",
+            lambda r: r.weights[0, 0] == 1.0 and not r.weights[0, 1:].any(),
+        ),
+        Claim(
+            "causal.future_is_zero",
+            "every weight above the diagonal is exactly 0",
+            lambda r: not r.weights[r.future].any(),
+        ),
+        Claim(
+            "causal.last_row_unchanged",
+            "the last causal row equals its unmasked row",
+            lambda r: bool(
+                np.allclose(r.weights[-1], r.unmasked[-1], rtol=0, atol=1e-15)
+            ),
+        ),
+        Claim(
+            "causal.rows_sum_to_one",
+            "every causal row still sums to 1",
+            lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)),
+        ),
+        Claim(
+            "causal.rows_renormalise",
+            "each causal row is its unmasked row, shared again over the visible words",
+            lambda r: _renormalised(r.unmasked, r.weights),
+        ),
     ),
 )
 
@@ -148,9 +200,11 @@ def _order(ctx: Context) -> Order:
     out_rev, _ = simple_attention(embed(rev))
     diff = float(np.max(np.abs(out_fwd - out_rev[::-1])))
     same = bool(np.allclose(out_fwd[-1], out_rev[0], rtol=0, atol=1e-12))
-    ctx.log(f'order-blindness: {sent[-1]}\'s output in "{" ".join(sent)}" equals its',
-            f'output in "{" ".join(rev)}" to within 1e-12 -> {same}',
-            f"(largest difference over all rows: {f.sci(diff)})")
+    ctx.log(
+        f'order-blindness: {sent[-1]}\'s output in "{" ".join(sent)}" equals its',
+        f'output in "{" ".join(rev)}" to within 1e-12 -> {same}',
+        f"(largest difference over all rows: {f.sci(diff)})",
+    )
     ctx.show(same=str(same), diff=f.sci(diff), reversed=" ".join(rev))
     return Order(same, diff, out_fwd, out_rev)
 
@@ -159,8 +213,13 @@ ORDER = Section(
     "order",
     "Module 3: what attention alone cannot see",
     _order,
-    claims=(Claim("order.blind", "bank's output is the same in the reversed sentence",
-                  lambda r: r.same and r.diff <= 1e-12),),
+    claims=(
+        Claim(
+            "order.blind",
+            "bank's output is the same in the reversed sentence",
+            lambda r: r.same and r.diff <= 1e-12,
+        ),
+    ),
 )
 
 
@@ -184,15 +243,24 @@ def _price(ctx: Context) -> Price:
     per_head, attn = head_params(cfg), attention_params(cfg)
     attn_b, total = attention_params_with_bias(cfg), total_params(cfg)
     share = attn / total
-    ctx.log(f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size}",
-            f"  -> W_q + W_k + W_v = {f.count(per_head)} numbers",
-            f"{cfg.n_head} heads x {cfg.n_layer} layers (+ output projections)",
-            f"  -> {f.count(attn)} attention parameters",
-            f"with biases: {f.count(attn_b)}; GPT-2 in all: {f.count(total)}",
-            f"attention's share: {f.fixed(100 * share, 1)}%")
-    ctx.show(per_head=f.count(per_head), attention=f.count(attn), attention_millions=f.fixed(attn / 1e6, 1),
-             with_bias=f.count(attn_b), total=f.count(total), total_millions=str(round(total / 1e6)),
-             share_pct=f.fixed(100 * share, 1), toy_wired=str(W_Q_WIRED.size + W_K_WIRED.size))
+    ctx.log(
+        f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size}",
+        f"  -> W_q + W_k + W_v = {f.count(per_head)} numbers",
+        f"{cfg.n_head} heads x {cfg.n_layer} layers (+ output projections)",
+        f"  -> {f.count(attn)} attention parameters",
+        f"with biases: {f.count(attn_b)}; GPT-2 in all: {f.count(total)}",
+        f"attention's share: {f.fixed(100 * share, 1)}%",
+    )
+    ctx.show(
+        per_head=f.count(per_head),
+        attention=f.count(attn),
+        attention_millions=f.fixed(attn / 1e6, 1),
+        with_bias=f.count(attn_b),
+        total=f.count(total),
+        total_millions=str(round(total / 1e6)),
+        share_pct=f.fixed(100 * share, 1),
+        toy_wired=str(W_Q_WIRED.size + W_K_WIRED.size),
+    )
     return Price(per_head, attn, attn_b, total, share)
 
 
@@ -201,12 +269,26 @@ PRICE = Section(
     "Module 3: the price tag at GPT-2 size",
     _price,
     claims=(
-        Claim("price.per_head", "one GPT-2 head holds 147,456 numbers in W_q, W_k, W_v",
-              lambda r: r.per_head == 147_456),
-        Claim("price.attention", "GPT-2's attention holds 28,311,552 weights", lambda r: r.attention == 28_311_552),
-        Claim("price.total", "GPT-2 small has about 124M parameters", lambda r: round(r.total / 1e6) == 124),
-        Claim("price.fifth_to_quarter", "attention is between a fifth and a quarter of GPT-2",
-              lambda r: 0.2 < r.share < 0.25),
+        Claim(
+            "price.per_head",
+            "one GPT-2 head holds 147,456 numbers in W_q, W_k, W_v",
+            lambda r: r.per_head == 147_456,
+        ),
+        Claim(
+            "price.attention",
+            "GPT-2's attention holds 28,311,552 weights",
+            lambda r: r.attention == 28_311_552,
+        ),
+        Claim(
+            "price.total",
+            "GPT-2 small has about 124M parameters",
+            lambda r: round(r.total / 1e6) == 124,
+        ),
+        Claim(
+            "price.fifth_to_quarter",
+            "attention is between a fifth and a quarter of GPT-2",
+            lambda r: 0.2 < r.share < 0.25,
+        ),
     ),
 )
 
@@ -230,13 +312,21 @@ def _multi_head(ctx: Context) -> MultiHead:
     rng = np.random.default_rng(ctx.seed)
     B, T, C, nh = 2, 5, 8, 2
     x = rng.standard_normal((B, T, C))
-    w_attn, b_attn = rng.standard_normal((C, 3 * C)) / np.sqrt(C), rng.standard_normal(3 * C) * 0.1
-    w_proj, b_proj = rng.standard_normal((C, C)) / np.sqrt(C), rng.standard_normal(C) * 0.1
+    w_attn, b_attn = (
+        rng.standard_normal((C, 3 * C)) / np.sqrt(C),
+        rng.standard_normal(3 * C) * 0.1,
+    )
+    w_proj, b_proj = (
+        rng.standard_normal((C, C)) / np.sqrt(C),
+        rng.standard_normal(C) * 0.1,
+    )
     diff = ctx.refs.gpt2_attention_diff(x, (w_attn, b_attn, w_proj, b_proj), nh)
-    ctx.log("multi_head_attention vs GPT-2's causal self-attention, re-implemented",
-            "in PyTorch (c_attn, split, view/transpose into heads, masked softmax,",
-            f"c_proj), float64; B = {B}, T = {T}, C = {C}, n_head = {nh}:",
-            f"  max |difference| = {ctx.fmt.sci(diff)}")
+    ctx.log(
+        "multi_head_attention vs GPT-2's causal self-attention, re-implemented",
+        "in PyTorch (c_attn, split, view/transpose into heads, masked softmax,",
+        f"c_proj), float64; B = {B}, T = {T}, C = {C}, n_head = {nh}:",
+        f"  max |difference| = {ctx.fmt.sci(diff)}",
+    )
     ctx.show(diff=ctx.fmt.sci(diff), shape=f"({B}, {T}, {C})", n_head=str(nh))
     return MultiHead(diff, EPS, B, T, C, nh)
 
@@ -246,9 +336,11 @@ MULTI_HEAD = Section(
     "Module 3: multi-head attention (GPT-2 layout) vs PyTorch",
     _multi_head,
     claims=(
-        Claim("multi_head.matches_torch",
-              "multi_head_attention agrees with PyTorch's GPT-2 attention within a few units of 2^-52",
-              lambda r: r.diff <= EPS_UNITS * r.eps),
+        Claim(
+            "multi_head.matches_torch",
+            "multi_head_attention agrees with PyTorch's GPT-2 attention within a few units of 2^-52",
+            lambda r: r.diff <= EPS_UNITS * r.eps,
+        ),
     ),
 )
 
