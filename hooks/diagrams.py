@@ -30,14 +30,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mkdocs.hooks.diagrams")
 DIAGRAMS = "diagrams"  # docs/diagrams/*.d2
-_D2_CLASS = re.compile(
-    r"\bd2-[0-9a-f]{32}\b"
-)  # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
+# mkdocs-d2-plugin's uuid4 class, one per rendered SVG
+_D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")
 _FIGURE = re.compile(r'<figure class="workshop-diagram[^"]*"[^>]*>(.*?)</figure>', re.S)
 _IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^)]*/)?" + DIAGRAMS + r"/([\w.-]+)\.d2\)")
-_TEXTS: dict[
-    str, tuple[str, str]
-] = {}  # diagram stem -> (alt text, caption title), for the downloads
+# diagram stem -> (alt text, caption title), for the downloads
+_TEXTS: dict[str, tuple[str, str]] = {}
 
 
 def _d2_options(config: MkDocsConfig) -> list[str]:
@@ -71,9 +69,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
-@event_priority(
-    10
-)  # before hooks/experiment.py runs the experiment: a wrong size fails at once
+# before hooks/experiment.py runs the experiment: a wrong size fails at once
+@event_priority(10)
 def on_pre_build(config: MkDocsConfig) -> None:
     _TEXTS.clear()
     for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
@@ -115,9 +112,8 @@ def on_page_markdown(
             body,
         )
         words = re.sub(r"d_ ?model", "d_model", words)
-        words = re.sub(
-            r"\b[A-Za-z]+-\d+\b", " ", words
-        )  # names such as GPT-2, not sizes
+        # names such as GPT-2, not sizes
+        words = re.sub(r"\b[A-Za-z]+-\d+\b", " ", words)
         _check(words, f"docs/{page.file.src_uri}: the figure of a diagram")
         image = _IMAGE.search(body)
         title = re.search(r"<figcaption[^>]*>\s*\*\*(.+?)\*\*", body)

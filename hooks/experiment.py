@@ -45,9 +45,8 @@ def _source_date_epoch(config: MkDocsConfig) -> str:
     return out if out.isdigit() else "0"
 
 
-@event_priority(
-    100
-)  # the first thing a build does: every later step sees today's package
+# the first thing a build does: every later step sees today's package
+@event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     # Sitemap dates come from SOURCE_DATE_EPOCH (else today): a plain `mkdocs build` is reproducible too.
     os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
@@ -59,9 +58,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
     pages = common.pages()
     try:
         r = pages.results()
-    except (
-        Exception
-    ) as err:  # a false claim or a broken experiment stops the build, said plainly
+    # a false claim or a broken experiment stops the build, said plainly
+    except Exception as err:
         raise PluginError(
             f"attention_workshop: the experiment or its claims failed: {err}"
         ) from err

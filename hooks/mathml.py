@@ -43,9 +43,8 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
             raise PluginError(
                 f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}"
             ) from err
-        mathml = mathml.replace(
-            "<math ", "<math data-search-exclude ", 1
-        )  # search reads the TeX below
+        # search reads the TeX below
+        mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)
         code = (
             f'<code class="workshop-tex" hidden>{html.escape(tex, quote=False)}</code>'
         )

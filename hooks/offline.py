@@ -20,9 +20,8 @@ if TYPE_CHECKING:
 _PYODIDE = ("_markdown_exec_pyodide.css", "_markdown_exec_pyodide.js")
 
 
-@event_priority(
-    -100
-)  # after markdown-exec's on_env, which adds its assets to every page
+# after markdown-exec's on_env, which adds its assets to every page
+@event_priority(-100)
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     for kind in ("extra_css", "extra_javascript"):
         config[kind][:] = [

@@ -42,7 +42,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
-    _current_page["src"] = (
-        page.file.src_uri
-    )  # markdown-exec runs the page's fences next
+    # markdown-exec runs the page's fences next
+    _current_page["src"] = page.file.src_uri
     return markdown

@@ -170,12 +170,10 @@ def scaled_dot_product_attention(
         V.astype(dtype, copy=False),
     )
     T, S = Q.shape[-2], K.shape[-2]
-    scale = dtype.type(
-        1.0 / np.sqrt(Q.shape[-1])
-    )  # keep float32 as float32 under NumPy 2
-    scores = (
-        Q @ np.swapaxes(K, -1, -2)
-    ) * scale  # (..., T, d_k) x (..., d_k, S) -> (..., T, S)
+    # keep float32 as float32 under NumPy 2
+    scale = dtype.type(1.0 / np.sqrt(Q.shape[-1]))
+    # (..., T, d_k) x (..., d_k, S) -> (..., T, S)
+    scores = (Q @ np.swapaxes(K, -1, -2)) * scale
     if causal:
         future = np.triu(np.ones((T, S), dtype=bool), k=1)  # as PyTorch's is_causal
         scores = np.where(future, dtype.type(-np.inf), scores)
@@ -346,9 +344,8 @@ def multi_head_attention(
     q = q.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
     k = k.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
     v = v.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
-    y, att = scaled_dot_product_attention(
-        q, k, v, causal=causal
-    )  # (B, nh, T, hs), (B, nh, T, T)
+    # (B, nh, T, hs), (B, nh, T, T)
+    y, att = scaled_dot_product_attention(q, k, v, causal=causal)
     y = y.transpose(0, 2, 1, 3).reshape(B, T, C)  # heads side by side: (B, T, C)
     y = y @ w_proj + b_proj  # (B, T, C) x (C, C) -> (B, T, C)
     if single:

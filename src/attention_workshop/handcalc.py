@@ -112,9 +112,8 @@ def by_hand(
         raise ValueError(f"query must be a row of Q, 0 to {len(Q) - 1}, got {query!r}")
     S, d_k = K.shape
     q = Q[query]
-    products = np.array(
-        [[q[a] * K[j, a] for a in range(d_k)] for j in range(S)]
-    )  # (S, d_k)
+    # (S, d_k)
+    products = np.array([[q[a] * K[j, a] for a in range(d_k)] for j in range(S)])
     raw = np.array([math.fsum(row) for row in products])  # (S,)
     sqrt_dk = math.sqrt(d_k)
     blocked = np.array([causal and j > query for j in range(S)])

@@ -161,9 +161,8 @@ class MiniLM:
             x, att = self.layer(x, i)  # (T, C), (nh, T, T)
             hidden.append(x)
             attentions.append(att)
-        pooled = x.mean(
-            axis=0
-        )  # (T, C) -> (C,): mean over tokens, as sentence-transformers pools
+        # (T, C) -> (C,): mean over tokens, as sentence-transformers pools
+        pooled = x.mean(axis=0)
         embedding = pooled / max(float(np.linalg.norm(pooled)), 1e-12)  # length 1
         return Forward(
             tokens,
@@ -178,12 +177,10 @@ class MiniLM:
         w = self.weights
         T = len(ids)
         x = w["embeddings.word_embeddings.weight"][ids]  # (V, C)[(T,)] -> (T, C)
-        x = (
-            x + w["embeddings.position_embeddings.weight"][:T]
-        )  # (T, C): position 0 .. T-1
-        x = (
-            x + w["embeddings.token_type_embeddings.weight"][0]
-        )  # (C,): one sentence, segment 0
+        # (T, C): position 0 .. T-1
+        x = x + w["embeddings.position_embeddings.weight"][:T]
+        # (C,): one sentence, segment 0
+        x = x + w["embeddings.token_type_embeddings.weight"][0]
         return self._norm(x, "embeddings.LayerNorm")
 
     def self_attention(self, x: Array, i: int) -> tuple[Array, Array]:
@@ -205,9 +202,8 @@ class MiniLM:
         q = q.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
         k = k.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
         v = v.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
-        y, att = scaled_dot_product_attention(
-            q, k, v
-        )  # (nh, T, hs), (nh, T, T): no mask, both directions
+        # (nh, T, hs), (nh, T, T): no mask, both directions
+        y, att = scaled_dot_product_attention(q, k, v)
         y = y.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
         y = self._dense(y, a + "output.dense")  # (T, C) x (C, C) -> (T, C)
         return y, att
@@ -224,12 +220,10 @@ class MiniLM:
         """
         p = f"encoder.layer.{i}."
         y, att = self.self_attention(x, i)  # (T, C), (nh, T, T)
-        x = self._norm(
-            x + y, p + "attention.output.LayerNorm"
-        )  # residual, then LayerNorm: (T, C)
-        h = gelu(
-            self._dense(x, p + "intermediate.dense")
-        )  # (T, C) x (C, 4C) -> (T, 4C)
+        # residual, then LayerNorm: (T, C)
+        x = self._norm(x + y, p + "attention.output.LayerNorm")
+        # (T, C) x (C, 4C) -> (T, 4C)
+        h = gelu(self._dense(x, p + "intermediate.dense"))
         h = self._dense(h, p + "output.dense")  # (T, 4C) x (4C, C) -> (T, C)
         return self._norm(x + h, p + "output.LayerNorm"), att
 
@@ -256,16 +250,14 @@ def layer_norm(x: Array, gamma: Array, beta: Array, eps: float) -> Array:
         An array with the shape and dtype of ``x``.
     """
     mean = x.mean(axis=-1, keepdims=True)  # (..., 1)
-    var = ((x - mean) ** 2).mean(
-        axis=-1, keepdims=True
-    )  # (..., 1), the biased variance, as PyTorch
+    # (..., 1), the biased variance, as PyTorch
+    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)
     out: Array = (x - mean) / np.sqrt(var + x.dtype.type(eps)) * gamma + beta
     return out
 
 
-_erf = np.frompyfunc(
-    math.erf, 1, 1
-)  # math.erf on each element: exact to float64 rounding
+# math.erf on each element: exact to float64 rounding
+_erf = np.frompyfunc(math.erf, 1, 1)
 
 
 def gelu(x: Array) -> Array:

@@ -32,9 +32,8 @@ class Results:
     sentence: tuple[str, ...]
     lines: list[str] = field(default_factory=list)
     sections: dict[str, Span] = field(default_factory=dict)
-    data: dict[str, Any] = field(
-        default_factory=dict
-    )  # section key -> that section's typed result
+    # section key -> that section's typed result
+    data: dict[str, Any] = field(default_factory=dict)
     show: dict[str, dict[str, str]] = field(default_factory=dict)
     figures: dict[str, str] = field(default_factory=dict)  # file name -> SVG text
     tables: dict[str, str] = field(default_factory=dict)  # file name -> CSV text

@@ -179,9 +179,8 @@ def _question(text: QuestionText, worked: Worked) -> Question:
     options = tuple(
         Option("abcdefgh"[i], label, name) for i, (name, label) in enumerate(named)
     )
-    key = {
-        o.name: o.key for o in options
-    }  # an answer naming no option gets "", which no claim lets through
+    # an answer naming no option gets "", which no claim lets through
+    key = {o.name: o.key for o in options}
     answer: str | tuple[str, ...] | float
     if isinstance(worked.answer, float):
         answer = worked.answer

@@ -228,14 +228,14 @@ def compute(
     T, C = x.shape
     nh, hs = TOY.n_head, TOY.head_size
     qkv = x @ w.c_attn_weight + w.c_attn_bias  # (T, C) x (C, 3C) -> (T, 3C)
+    # 3 x (nh, T, hs)
     q, k, v = (
         a.reshape(T, nh, hs).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=-1)
-    )  # 3 x (nh, T, hs)
+    )
     scores = q @ k.transpose(0, 2, 1)  # (nh, T, hs) x (nh, hs, T) -> (nh, T, T)
     scaled = scores / math.sqrt(hs)  # (nh, T, T)
-    masked = np.where(
-        causal_mask(T), -np.inf, scaled
-    )  # (nh, T, T), -inf above the diagonal
+    # (nh, T, T), -inf above the diagonal
+    masked = np.where(causal_mask(T), -np.inf, scaled)
     weights = softmax(masked, axis=-1)  # (nh, T, T)
     heads = weights @ v  # (nh, T, T) x (nh, T, hs) -> (nh, T, hs)
     concat = heads.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
@@ -262,6 +262,7 @@ class Reference:
 def reference(walk: Walk, seed: int = SEED) -> Reference:
     """The package's ``multi_head_attention`` and ``scaled_dot_product_attention`` on ``walk``'s input."""
     w = toy_weights(seed)
+    # (T, C), (nh, T, T)
     y, att = multi_head_attention(
         walk.x,
         w.c_attn_weight,
@@ -270,10 +271,9 @@ def reference(walk: Walk, seed: int = SEED) -> Reference:
         w.c_proj_bias,
         TOY.n_head,
         causal=True,
-    )  # (T, C), (nh, T, T)
-    heads, sdpa_att = scaled_dot_product_attention(
-        walk.q, walk.k, walk.v, causal=True
-    )  # (nh, T, hs), (nh, T, T)
+    )
+    # (nh, T, hs), (nh, T, T)
+    heads, sdpa_att = scaled_dot_product_attention(walk.q, walk.k, walk.v, causal=True)
     return Reference(y, att, heads, sdpa_att)
 
 

@@ -206,9 +206,8 @@ class SimpleLimits:
     best_other: np.ndarray  # (T,) the most it gives another word
     self_dot: np.ndarray  # (T,) x . x
     best_other_dot: np.ndarray  # (T,) the largest x . y with another word
-    lean_first: tuple[
-        float, float
-    ]  # the last word's water - money, before and after, in the running sentence
+    # the last word's water - money, before and after, in the running sentence
+    lean_first: tuple[float, float]
     lean_contrast: tuple[float, float]  # the same in "the savings bank"
     longer: Longer
 
@@ -218,9 +217,8 @@ def _own_and_others(
 ) -> tuple[np.ndarray, ...]:
     T = len(words)
     own, other = self_and_best_other(w) if T > 1 else (np.ones(1), np.zeros(1))
-    D = (
-        X @ X.T
-    )  # (T, d_model) x (d_model, T) -> (T, T): unscaled; the diagonal holds squared lengths
+    # (T, d_model) x (d_model, T) -> (T, T): unscaled; the diagonal holds squared lengths
+    D = X @ X.T
     own_dot = np.diag(D).copy()
     other_dot = (
         np.where(np.eye(T, dtype=bool), -np.inf, D).max(axis=1)

@@ -40,9 +40,8 @@ class WiredParts:
     """The wired head on the running sentence, and the last word's lean with it and with Module 1."""
 
     wired: WiredHead
-    lean: dict[
-        str, float
-    ]  # "first" (running sentence), "contrast" ("the savings bank"): wired head
+    # "first" (running sentence), "contrast" ("the savings bank"): wired head
+    lean: dict[str, float]
     lean_simple: dict[str, float]  # the same with Module 1's attention
 
 

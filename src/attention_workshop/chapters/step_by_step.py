@@ -38,10 +38,8 @@ __all__ = [
     "SECTIONS",
 ]
 
-SAT, CAT = (
-    2,
-    1,
-)  # the rows the chapter computes by hand: "sat" in full, "cat" under the mask
+# the rows the chapter computes by hand: "sat" in full, "cat" under the mask
+SAT, CAT = (2, 1)
 
 #: The seed's hand calculation of "the cat sat", to 3 decimals (seed 003): what the chapter reproduces.
 SEED_003 = {
@@ -150,9 +148,8 @@ class StepSoftmax:
 
     calc: HandCalc
     rounded_sum: float
-    note: tuple[
-        str, ...
-    ]  # the lines results.log prints about the rounding (empty when nothing to say)
+    # the lines results.log prints about the rounding (empty when nothing to say)
+    note: tuple[str, ...]
 
 
 def _rounding_note(values: np.ndarray, exact_total: float, what: str) -> list[str]:
