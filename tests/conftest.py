@@ -1,7 +1,9 @@
-"""Shared fixtures: one strict build of the site per test session, a local server, a browser.
+"""Shared fixtures: one run of the experiment and one strict build of the site per test session,
+a local server, a browser.
 
-Browser tests use Debian's Chromium (``/usr/bin/chromium``) through Playwright; every page
-fixture records console errors and requests that leave the site.
+The experiment runs once per session (:func:`results`); a test that changes what it gets
+works on a ``copy.deepcopy``. Browser tests use Debian's Chromium (``/usr/bin/chromium``)
+through Playwright; every page fixture records console errors and requests that leave the site.
 """
 
 from __future__ import annotations
@@ -31,6 +33,65 @@ ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
+
+
+@pytest.fixture(scope="session")
+def results():
+    """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy first)."""
+    from attention_workshop.build import experiment
+
+    return experiment.run()
+
+
+@pytest.fixture(scope="session")
+def results_other():
+    """The experiment on another sentence ("fish swam by the shore", no "bank"), run once per test session."""
+    from attention_workshop.build import experiment
+
+    return experiment.run("fish swam by the shore")
+
+
+@pytest.fixture(scope="session")
+def served(results):
+    """The site API (:mod:`attention_workshop.build.pages`) serving the session's run: its cache is primed with
+    :func:`results`, so render, tables and site functions read it without running the experiment again."""
+    from attention_workshop.build import experiment, pages
+
+    pages._run.cache_clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(experiment, "run", lambda sentence: results)
+        served = pages.results()
+    assert served is results
+    return results
+
+
+def run_section(section, sentence=("the", "river", "bank")):
+    """Run one chapter section alone (no figures, no other sections): ``(typed result, Results)``."""
+    from attention_workshop.build.experiment import RunContext
+    from attention_workshop.build.results import Results
+
+    r = Results(sentence=tuple(sentence))
+    r.data[section.key] = section.run(RunContext(r, section.key))
+    return r.data[section.key], r
+
+
+def table_after(lines, marker, rows):
+    """The fixed-width table that follows the first line containing ``marker``: ``{row label: [cell texts]}``.
+
+    Only the cells are read, never the layout, so a test can compare them with numbers it formatted itself.
+    """
+    at = next(n for n, line in enumerate(lines) if marker in line)
+    body = lines[at + 2 : at + 2 + rows]  # skip the marker line and the header of column names
+    return {line.split()[0]: line.split()[1:] for line in body}
+
+
+def cells(M, nd=3):
+    """A matrix as the text cells a table prints: ``nd`` decimals, never ``-0.000``."""
+    out = []
+    for row in M:
+        texts = [f"{float(x):.{nd}f}" for x in row]
+        out.append([t[1:] if t.startswith("-") and float(t) == 0 else t for t in texts])
+    return out
 
 
 def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
