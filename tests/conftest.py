@@ -94,6 +94,18 @@ def cells(M, nd=3):
     return out
 
 
+def torch_attention(Q, K, V, causal=False, scale=None):
+    """PyTorch's fused attention in float64: ``(out, weights)`` as NumPy; the weights are its output for V = I."""
+    import numpy as np
+    import torch
+    import torch.nn.functional as F
+
+    q, k, v = (torch.tensor(np.asarray(a), dtype=torch.float64) for a in (Q, K, V))
+    out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale).numpy()
+    eye = torch.eye(k.shape[0], dtype=torch.float64)  # each row of I picks one weight
+    return out, F.scaled_dot_product_attention(q, k, eye, is_causal=causal, scale=scale).numpy()
+
+
 def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "ATEN_CPU_CAPABILITY": "default"}
