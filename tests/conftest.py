@@ -24,7 +24,7 @@ import pytest
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
 
 # Property tests draw the same examples on every run: deterministic, like everything else here.
-from hypothesis import settings  # noqa: E402
+from hypothesis import settings
 
 settings.register_profile("workshop", derandomize=True, deadline=None)
 settings.load_profile("workshop")
@@ -92,18 +92,6 @@ def cells(M, nd=3):
         texts = [f"{float(x):.{nd}f}" for x in row]
         out.append([t[1:] if t.startswith("-") and float(t) == 0 else t for t in texts])
     return out
-
-
-def torch_attention(Q, K, V, causal=False, scale=None):
-    """PyTorch's fused attention in float64: ``(out, weights)`` as NumPy; the weights are its output for V = I."""
-    import numpy as np
-    import torch
-    import torch.nn.functional as F
-
-    q, k, v = (torch.tensor(np.asarray(a), dtype=torch.float64) for a in (Q, K, V))
-    out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale).numpy()
-    eye = torch.eye(k.shape[0], dtype=torch.float64)  # each row of I picks one weight
-    return out, F.scaled_dot_product_attention(q, k, eye, is_causal=causal, scale=scale).numpy()
 
 
 def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:

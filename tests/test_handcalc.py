@@ -14,7 +14,7 @@ import pytest
 
 from attention_workshop.handcalc import K_CAT, Q_CAT, V_CAT, WORDS, allowed_grid, attend, by_hand, practice_runs
 
-from .conftest import torch_attention
+from .references import torch_attention
 
 # Seed 003, typed from its hand calculation: "sat" unmasked, "cat" under the causal mask.
 SEED_SAT = {"raw": [1, 1, 2], "sqrt_dk": 1.414, "scaled": [0.707, 0.707, 1.414], "exps": [2.028, 2.028, 4.113],

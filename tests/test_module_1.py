@@ -12,26 +12,14 @@ import math
 
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as F
 
 from attention_workshop.chapters import module_1
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row
 from .conftest import cells, run_section, table_after
-
-
-def X(words) -> torch.Tensor:
-    return torch.tensor([VOCAB[w] for w in words], dtype=torch.float64)
-
-
-def torch_simple(words) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """PyTorch's (scores (T, T), weights (T, T), out (T, 4)) of Module 1's attention on ``words``."""
-    x = X(words)
-    eye = torch.eye(len(words), dtype=torch.float64)
-    return ((x @ x.T / 2.0).numpy(), F.scaled_dot_product_attention(x, x, eye).numpy(),
-            F.scaled_dot_product_attention(x, x, x).numpy())
+from .references import rows as X
+from .references import simple as torch_simple
 
 
 def plain_row(words, i) -> list[float]:

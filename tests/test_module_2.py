@@ -11,31 +11,15 @@ import math
 
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as F
 
 from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_2
-from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
+from attention_workshop.toy import SENT_MONEY, SENT_RIVER
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row
 from .conftest import cells, run_section, table_after
-
-
-def wired(words, causal=False) -> tuple[np.ndarray, ...]:
-    """The wired head by PyTorch: (Q, K, scores, weights, out)."""
-    x = torch.tensor([VOCAB[w] for w in words], dtype=torch.float64)
-    q, k = x @ torch.from_numpy(np.array(W_Q_WIRED)), x @ torch.from_numpy(np.array(W_K_WIRED))
-    eye = torch.eye(len(words), dtype=torch.float64)
-    w = F.scaled_dot_product_attention(q, k, eye, is_causal=causal)
-    out = F.scaled_dot_product_attention(q, k, x, is_causal=causal)
-    return q.numpy(), k.numpy(), (q @ k.T / math.sqrt(2)).numpy(), w.numpy(), out.numpy()
-
-
-def simple_out(words) -> np.ndarray:
-    x = torch.tensor([VOCAB[w] for w in words], dtype=torch.float64)
-    return F.scaled_dot_product_attention(x, x, x).numpy()
-
+from .references import simple, wired
+from .references import sqrt_dk as measure_sqrt_dk
 
 # --------------------------------------------------------------------------- what the head asks
 
@@ -52,7 +36,7 @@ def test_wired_parts_section(results):
     assert p.wired.Q[0].tolist() == [0.0, 1.0] and p.wired.K[0].tolist() == [0.0, 0.0]
     assert p.wired.Q[2].tolist() == [2.0, 0.0] and p.wired.K[1].tolist() == [2.0, 0.3]
     for key, words in (("first", SENT_RIVER), ("contrast", SENT_MONEY)):
-        o, s = wired(words)[4][-1], simple_out(words)[-1]
+        o, s = wired(words)[4][-1], simple(words)[2][-1]
         assert math.isclose(p.lean[key], o[0] - o[1], abs_tol=1e-15), key
         assert math.isclose(p.lean_simple[key], s[0] - s[1], abs_tol=1e-15), key
 
@@ -64,7 +48,7 @@ def test_wired_parts_lines(results):
     assert table_after(lines, "K = X W_K", 3) == dict(zip(SENT_RIVER, cells(K, 1)))
     assert table_after(lines, "scores Q K^T / sqrt(2):", 3) == dict(zip(SENT_RIVER, cells(S)))
     for words in (SENT_RIVER, SENT_MONEY):
-        o, s = wired(words)[4][-1], simple_out(words)[-1]
+        o, s = wired(words)[4][-1], simple(words)[2][-1]
         at = lines.index(f'  bank in "{" ".join(words)}", water - money:')
         assert lines[at + 1] == f"    wired head {o[0] - o[1]:+.3f}, Module 1 {s[0] - s[1]:+.3f}"
     show = results.show["wired_parts"]
@@ -89,24 +73,9 @@ def test_wired_head_section(results):
 # --------------------------------------------------------------------------- why divide by sqrt(d_k)
 
 
-def _measured_by_torch(sizes, keys, trials):
-    """The same draws, in the same order, from numpy's default_rng(SEED); the arithmetic in PyTorch float64."""
-    rng = np.random.default_rng(SEED)
-    rows = []
-    for d in sizes:
-        q = torch.from_numpy(rng.standard_normal((trials, d)))  # (N, d)
-        k = torch.from_numpy(rng.standard_normal((trials, keys, d)))  # (N, keys, d)
-        raw = (k @ q.unsqueeze(-1)).squeeze(-1)  # (N, keys, d) x (N, d, 1) -> (N, keys)
-        scaled = raw / math.sqrt(d)
-        rows.append((raw.var(unbiased=False).item(), scaled.var(unbiased=False).item(),
-                     torch.softmax(raw, -1).max(-1).values.mean().item(),
-                     torch.softmax(scaled, -1).max(-1).values.mean().item()))
-    return np.array(rows)
-
-
 def test_sqrt_dk_numbers_recomputed_with_torch(results):
     d = results[module_2.SQRT_DK]
-    ref = _measured_by_torch(module_2.DK_VALUES, module_2.DK_KEYS, module_2.DK_TRIALS)
+    ref = measure_sqrt_dk(module_2.DK_VALUES, module_2.DK_KEYS, module_2.DK_TRIALS, SEED)
     assert d.dk.tolist() == list(module_2.DK_VALUES) and (d.keys, d.trials) == (module_2.DK_KEYS, module_2.DK_TRIALS)
     for n, name in enumerate(("var_raw", "var_scaled", "max_raw", "max_scaled")):
         np.testing.assert_allclose(getattr(d, name), ref[:, n], rtol=1e-12, atol=0, err_msg=name)
@@ -134,7 +103,7 @@ def test_changing_the_sqrt_dk_constants_changes_what_pages_quote(monkeypatch):
     assert (show["keys"], show["trials"], show["n_sizes"], show["dk_check"], show["sqrt_check"]) == ("5", "300", "3", "9", "3")
     assert show["dk_first"] == "4" and show["dk_last"] == "36"
     assert any("300 queries x 5 keys" in line for line in r.lines)
-    np.testing.assert_allclose(d.var_raw, _measured_by_torch((4, 9, 36), 5, 300)[:, 0], rtol=1e-12)
+    np.testing.assert_allclose(d.var_raw, measure_sqrt_dk((4, 9, 36), 5, 300, SEED)[:, 0], rtol=1e-12)
 
 
 # --------------------------------------------------------------------------- claims and their breaks

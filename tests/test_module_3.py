@@ -18,10 +18,11 @@ import torch.nn.functional as F
 
 from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_3
-from attention_workshop.toy import SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
+from attention_workshop.toy import SENT_RIVER
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row
 from .conftest import cells, run_section, table_after
+from .references import rows, wired
 
 EPS = sys.float_info.epsilon  # 2^-52
 
@@ -30,9 +31,7 @@ GPT2_VOCAB, GPT2_CTX, GPT2_C, GPT2_LAYERS, GPT2_HEADS = 50257, 1024, 768, 12, 12
 
 
 def wired_weights(words, causal) -> np.ndarray:
-    x = torch.tensor([VOCAB[w] for w in words], dtype=torch.float64)
-    q, k = x @ torch.from_numpy(np.array(W_Q_WIRED)), x @ torch.from_numpy(np.array(W_K_WIRED))
-    return F.scaled_dot_product_attention(q, k, torch.eye(len(words), dtype=torch.float64), is_causal=causal).numpy()
+    return wired(words, causal)[3]
 
 
 # --------------------------------------------------------------------------- the general head vs PyTorch
@@ -82,7 +81,7 @@ def test_causal_on_another_sentence(results_other):
 
 def test_order_section(results):
     o = results[module_3.ORDER]
-    x = torch.tensor([VOCAB[w] for w in SENT_RIVER], dtype=torch.float64)
+    x = rows(SENT_RIVER)
     xr = x.flip(0)
     fwd, rev = F.scaled_dot_product_attention(x, x, x).numpy(), F.scaled_dot_product_attention(xr, xr, xr).numpy()
     np.testing.assert_allclose(o.out_fwd, fwd, rtol=0, atol=1e-15)

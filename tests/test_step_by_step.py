@@ -16,7 +16,7 @@ from attention_workshop import handcalc
 from attention_workshop.chapters import step_by_step
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row
-from .conftest import torch_attention
+from .references import torch_attention
 
 # Seed 003's inputs and its hand calculation: "sat" unmasked, "cat" under the causal mask.
 Q = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
