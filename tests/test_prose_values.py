@@ -18,7 +18,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop import experiment
+from attention_workshop.build.experiment import SEED
+from attention_workshop.chapters.module_2 import DK_KEYS, DK_TRIALS, DK_VALUES
 from attention_workshop.toy import VOCAB, W_K_WIRED, W_Q_WIRED
 
 from .test_site import page_html, visible_text
@@ -206,7 +207,7 @@ def test_module_2_wired_head_sentences(built_site):
 def test_module_2_sqrt_dk_sentences(built_site):
     # The measurement's definitions (seed, sizes, counts) are the experiment's; the numbers are
     # measured again here with PyTorch on the same seeded draws.
-    seed, sizes, keys, trials = experiment.SEED, experiment.DK_VALUES, experiment.DK_KEYS, experiment.DK_TRIALS
+    seed, sizes, keys, trials = SEED, DK_VALUES, DK_KEYS, DK_TRIALS
     rng = np.random.default_rng(seed)
     var_raw, var_scaled, max_raw, max_scaled = {}, {}, {}, {}
     for d in sizes:

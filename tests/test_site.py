@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop import pages
-from attention_workshop.experiment import run
+from attention_workshop.build import pages
+from attention_workshop.chapters import module_3
 
 from .conftest import ROOT, build_site
+from .references import wired
 
 pytestmark = pytest.mark.site
 
@@ -41,11 +42,6 @@ def visible_text(doc: str) -> str:
     return re.sub(r"\s+", " ", text_of(re.sub(r"<(script|style)\b.*?</\1>", "", doc, flags=re.S)))
 
 
-@pytest.fixture(scope="module")
-def results():
-    return run()
-
-
 def test_every_page_of_the_nav_is_built(built_site):
     for name in ("module-3", "results-log", "source", "reproducing"):
         assert (built_site / name / "index.html").is_file(), name
@@ -54,21 +50,23 @@ def test_every_page_of_the_nav_is_built(built_site):
 
 def test_module_3_numbers_are_the_packages(built_site, results):
     text = visible_text(page_html(built_site, "module-3"))
-    gh = results.data["general_head"]
+    gh = results[module_3.GENERAL_HEAD]
+
     def sci(x: float) -> str:  # 2.78e-16 as a reader sees it: "2.78 × 10−16"
         mantissa, exponent = f"{x:.2e}".split("e")
         return f"{mantissa} × 10{int(exponent)}".replace("10-", "10\u2212")
 
-    assert f"The largest disagreement is {sci(gh['diff'])} without the mask and {sci(gh['diff_causal'])} with it" in text
-    assert f"writes these as {gh['diff']:.2e} and {gh['diff_causal']:.2e})" in text
-    w = results.data["causal"]["weights"]
+    # The differences are measured by the run (PyTorch against the package): the page quotes the log's.
+    assert f"The largest disagreement is {sci(gh.diff)} without the mask and {sci(gh.diff_causal)} with it" in text
+    assert f"writes these as {gh.diff:.2e} and {gh.diff_causal:.2e})" in text
+    w = wired(results.sentence, causal=True)[3]  # PyTorch's causal weights of the wired head
     for i, word in enumerate(results.sentence):
         row = " ".join(f"{v:.3f}" for v in w[i])
         assert f"{word} {row}" in text, f"causal row of {word!r} in the table"
-    assert f"{results.data['price']['per_head']:,} learned numbers" in text
-    assert f"holds {results.data['price']['attention']:,} weights" in text
-    share = 100 * results.data["price"]["attention"] / results.data["price"]["total"]
-    assert f"or {share:.1f}%" in text
+    per_head, attention, total = 3 * 768 * 64, 12 * (4 * 768 * 768), 124_439_808  # GPT-2 small, as published
+    assert f"{per_head:,} learned numbers" in text
+    assert f"holds {attention:,} weights" in text
+    assert f"or {100 * attention / total:.1f}%" in text
 
 
 def test_the_head_is_seven_lines_of_maths_after_its_check():
@@ -124,7 +122,7 @@ def test_the_results_log_page_numbers_every_line_with_an_anchor(built_site):
 
 
 def test_the_source_page_includes_the_experiment_file(built_site):
-    source = (ROOT / "src" / "attention_workshop" / "experiment.py").read_text(encoding="utf-8")
+    source = (ROOT / "src" / "attention_workshop" / "build" / "experiment.py").read_text(encoding="utf-8")
     text = text_of(page_html(built_site, "source"))
     for line in source.splitlines():
         if line.strip():
@@ -152,9 +150,9 @@ def test_no_placeholder_is_left_unfilled(built_site):
         assert "{{" not in visible_text(page.read_text(encoding="utf-8")), page
 
 
-def test_generated_figures_are_in_the_site(built_site, results):
-    for name in results.figures:
-        assert (built_site / "generated" / name).read_text(encoding="utf-8") == results.figures[name]
+def test_generated_files_are_the_committed_captures(built_site):
+    for capture in sorted((ROOT / "captures").iterdir()):
+        assert (built_site / "generated" / capture.name).read_bytes() == capture.read_bytes(), capture.name
 
 
 # ---------------------------------------------------------------- the build fails when it should
@@ -223,8 +221,8 @@ def once():
     return (Path(out) / "module-3" / "index.html").read_text(encoding="utf-8")
 
 first = once()
-experiment = project / "src" / "attention_workshop" / "experiment.py"
-experiment.write_text(experiment.read_text().replace("checked against PyTorch\\"", "checked against PyTorch, after an edit\\""))
+chapter = project / "src" / "attention_workshop" / "chapters" / "module_3.py"
+chapter.write_text(chapter.read_text().replace("checked against PyTorch\\"", "checked against PyTorch, after an edit\\""))
 snippet = project / "snippets" / "module-3" / "log_order.py"
 snippet.write_text(snippet.read_text() + "print('A line added to the snippet while serving.')\\n")
 second = once()
