@@ -31,7 +31,9 @@ def _replaced(obj: Any, path: list[str], change: Callable[[Any], Any]) -> Any:
         new[head] = _replaced(obj[head], rest, change)
         return new
     if dataclasses.is_dataclass(obj):
-        return dataclasses.replace(obj, **{head: _replaced(getattr(obj, head), rest, change)})
+        return dataclasses.replace(
+            obj, **{head: _replaced(getattr(obj, head), rest, change)}
+        )
     raise TypeError(f"cannot step into {type(obj).__name__} at {head!r}")
 
 
@@ -52,18 +54,26 @@ def row(w: np.ndarray, i: int, values: list[float]) -> np.ndarray:
     return w
 
 
-def assert_break_fails(results: Any, monkeypatch: pytest.MonkeyPatch, key: str, brk: Break) -> None:
+def assert_break_fails(
+    results: Any, monkeypatch: pytest.MonkeyPatch, key: str, brk: Break
+) -> None:
     """Apply ``brk`` to a copy of ``results``: verify must raise a ClaimError that names ``key``."""
     r = copy.deepcopy(results)
     brk(r, monkeypatch)
     with pytest.raises(ClaimError) as err:
         verify(r)
-    assert f"  - {key}: " in str(err.value), f"the break did not make {key} fail:\n{err.value}"
+    assert f"  - {key}: " in str(err.value), (
+        f"the break did not make {key} fail:\n{err.value}"
+    )
 
 
 def cases(breaks: dict[str, tuple[Break, ...]]) -> list[Any]:
     """``pytest.param(key, break)`` for every break, with ids ``claim-key-n``."""
-    return [pytest.param(key, brk, id=f"{key}-{n}") for key in sorted(breaks) for n, brk in enumerate(breaks[key])]
+    return [
+        pytest.param(key, brk, id=f"{key}-{n}")
+        for key in sorted(breaks)
+        for n, brk in enumerate(breaks[key])
+    ]
 
 
 def claim_keys(sections: Any) -> set[str]:

@@ -31,8 +31,15 @@ settings.load_profile("workshop")
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +88,9 @@ def table_after(lines, marker, rows):
     Only the cells are read, never the layout, so a test can compare them with numbers it formatted itself.
     """
     at = next(n for n, line in enumerate(lines) if marker in line)
-    body = lines[at + 2 : at + 2 + rows]  # skip the marker line and the header of column names
+    body = lines[
+        at + 2 : at + 2 + rows
+    ]  # skip the marker line and the header of column names
     return {line.split()[0]: line.split()[1:] for line in body}
 
 
@@ -94,15 +103,30 @@ def cells(M, nd=3):
     return out
 
 
-def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+def build_site(
+    dest: Path, project: Path = ROOT, check: bool = True
+) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "ATEN_CPU_CAPABILITY": "default"}
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONHASHSEED": "0",
+        "ATEN_CPU_CAPABILITY": "default",
+    }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
-    if Path(project).resolve() != ROOT:  # a copy of the project builds with its own package
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(project) / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    if (
+        Path(project).resolve() != ROOT
+    ):  # a copy of the project builds with its own package
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
+        ).rstrip(os.pathsep)
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(dest)],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"strict build failed:\n{proc.stdout}\n{proc.stderr}")
@@ -137,7 +161,9 @@ def site_url(built_site) -> str:
 def browser():
     """Headless Chromium via Playwright (Debian's binary; Playwright's own download is not used)."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Chromium is missing: run `make test` (it installs Debian's chromium) or apt-get install chromium")
+        pytest.fail(
+            "Chromium is missing: run `make test` (it installs Debian's chromium) or apt-get install chromium"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -169,7 +195,9 @@ class PageLog:
 @pytest.fixture()
 def page_and_log(browser, site_url):
     """A fresh page (light scheme, 1280x900) and the PageLog that watches it."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme="light"
+    )
     page = context.new_page()
     log = PageLog(site_url)
     page.on("console", log.on_console)

@@ -24,7 +24,9 @@ def torch_attention(Q, K, V, causal=False, scale=None) -> tuple[np.ndarray, np.n
     q, k, v = (torch.tensor(np.asarray(a), dtype=torch.float64) for a in (Q, K, V))
     out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale).numpy()
     eye = torch.eye(k.shape[0], dtype=torch.float64)  # each row of I picks one weight
-    return out, F.scaled_dot_product_attention(q, k, eye, is_causal=causal, scale=scale).numpy()
+    return out, F.scaled_dot_product_attention(
+        q, k, eye, is_causal=causal, scale=scale
+    ).numpy()
 
 
 def simple(words) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -37,7 +39,10 @@ def simple(words) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def wired(words, causal=False) -> tuple[np.ndarray, ...]:
     """Module 2's wired head by PyTorch, V = X: ``(Q, K, scores, weights, out)`` (scores before any mask)."""
     x = rows(words)
-    q, k = x @ torch.from_numpy(np.array(W_Q_WIRED)), x @ torch.from_numpy(np.array(W_K_WIRED))
+    q, k = (
+        x @ torch.from_numpy(np.array(W_Q_WIRED)),
+        x @ torch.from_numpy(np.array(W_K_WIRED)),
+    )
     out, w = torch_attention(q, k, x, causal=causal)
     return q.numpy(), k.numpy(), (q @ k.T / math.sqrt(2)).numpy(), w, out
 
@@ -52,7 +57,12 @@ def sqrt_dk(sizes, keys, trials, seed=0) -> np.ndarray:
         k = torch.from_numpy(rng.standard_normal((trials, keys, d)))  # (N, keys, d)
         raw = (k @ q.unsqueeze(-1)).squeeze(-1)  # (N, keys, d) x (N, d, 1) -> (N, keys)
         scaled = raw / math.sqrt(d)
-        out.append((raw.var(unbiased=False).item(), scaled.var(unbiased=False).item(),
-                    torch.softmax(raw, -1).max(-1).values.mean().item(),
-                    torch.softmax(scaled, -1).max(-1).values.mean().item()))
+        out.append(
+            (
+                raw.var(unbiased=False).item(),
+                scaled.var(unbiased=False).item(),
+                torch.softmax(raw, -1).max(-1).values.mean().item(),
+                torch.softmax(scaled, -1).max(-1).values.mean().item(),
+            )
+        )
     return np.array(out)

@@ -32,15 +32,22 @@ def session_run(monkeypatch, results):
     return asked
 
 
-def test_writes_the_log_and_figures_and_says_how_many_claims_hold(session_run, results, tmp_path, capsys):
+def test_writes_the_log_and_figures_and_says_how_many_claims_hold(
+    session_run, results, tmp_path, capsys
+):
     out = tmp_path / "out"
     assert cli.main(["--out", str(out)]) == 0
     assert session_run == ["the river bank"]
     printed, said = capsys.readouterr()
-    assert printed.split() == [str(out / n) for n in ("results.log", *results.figures, *results.tables)]
+    assert printed.split() == [
+        str(out / n) for n in ("results.log", *results.figures, *results.tables)
+    ]
     assert said == f"{len(CLAIMS)} claims the pages make hold for this run\n"
     assert (out / "results.log").read_text(encoding="utf-8") == results.text
-    assert all((out / name).read_text(encoding="utf-8").startswith("<?xml") for name in results.figures)
+    assert all(
+        (out / name).read_text(encoding="utf-8").startswith("<?xml")
+        for name in results.figures
+    )
 
 
 def test_a_false_claim_writes_nothing(monkeypatch, results, tmp_path, capsys):
@@ -67,16 +74,29 @@ def test_an_unknown_word_says_which_words_exist_and_writes_nothing(tmp_path, cap
         cli.main(["--out", str(out), "--sentence", "the volcano bank"])
     said = capsys.readouterr().err
     assert stop.value.code == 2
-    assert "'volcano'" in said and "river" in said and "savings" in said and "Traceback" not in said
+    assert (
+        "'volcano'" in said
+        and "river" in said
+        and "savings" in said
+        and "Traceback" not in said
+    )
     assert (out / "results.log").read_text(encoding="utf-8") == "the previous capture\n"
     assert [p.name for p in out.iterdir()] == ["results.log"]
 
 
 def test_another_sentence_checks_only_its_claims(tmp_path, capsys):
-    assert cli.main(["--out", str(tmp_path / "out"), "--sentence", "a boat by the shore"]) == 0
+    assert (
+        cli.main(["--out", str(tmp_path / "out"), "--sentence", "a boat by the shore"])
+        == 0
+    )
     general = sum(not c.default_only for _, c in CLAIMS)
-    assert capsys.readouterr().err == f"{general} claims the pages make hold for this run\n"
-    assert '# seed: 0; sentence: "a boat by the shore"' in (tmp_path / "out" / "results.log").read_text(encoding="utf-8")
+    assert (
+        capsys.readouterr().err
+        == f"{general} claims the pages make hold for this run\n"
+    )
+    assert '# seed: 0; sentence: "a boat by the shore"' in (
+        tmp_path / "out" / "results.log"
+    ).read_text(encoding="utf-8")
 
 
 def test_out_that_is_a_file_is_a_clear_error(session_run, tmp_path, capsys):
@@ -88,7 +108,9 @@ def test_out_that_is_a_file_is_a_clear_error(session_run, tmp_path, capsys):
     assert target.read_text(encoding="utf-8") == "keep me\n" and session_run == []
 
 
-def test_a_folder_it_cannot_write_is_a_clear_error(session_run, monkeypatch, tmp_path, capsys):
+def test_a_folder_it_cannot_write_is_a_clear_error(
+    session_run, monkeypatch, tmp_path, capsys
+):
     def refuse(results, out):
         raise PermissionError(13, "Permission denied")
 
@@ -96,7 +118,10 @@ def test_a_folder_it_cannot_write_is_a_clear_error(session_run, monkeypatch, tmp
     with pytest.raises(SystemExit) as stop:
         cli.main(["--out", str(tmp_path / "out")])
     assert stop.value.code == 2
-    assert f"error: cannot write into {tmp_path / 'out'}: Permission denied" in capsys.readouterr().err
+    assert (
+        f"error: cannot write into {tmp_path / 'out'}: Permission denied"
+        in capsys.readouterr().err
+    )
 
 
 def test_missing_pytorch_says_how_to_install_it(monkeypatch, tmp_path, capsys):
@@ -115,12 +140,22 @@ def test_missing_pytorch_says_how_to_install_it(monkeypatch, tmp_path, capsys):
 
 
 def test_python_m_names_itself():
-    proc = subprocess.run([sys.executable, "-m", "attention_workshop.experiment", "--help"],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0 and proc.stdout.startswith("usage: python -m attention_workshop.experiment")
+    proc = subprocess.run(
+        [sys.executable, "-m", "attention_workshop.experiment", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith(
+        "usage: python -m attention_workshop.experiment"
+    )
 
 
 def test_console_script_names_itself():
     script = Path(sys.executable).with_name("attention-workshop-experiment")
-    proc = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0 and proc.stdout.startswith("usage: attention-workshop-experiment")
+    proc = subprocess.run(
+        [str(script), "--help"], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and proc.stdout.startswith(
+        "usage: attention-workshop-experiment"
+    )

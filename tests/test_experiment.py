@@ -25,23 +25,37 @@ CAPTURES = ROOT / "captures"
 
 def test_the_run_reproduces_the_committed_capture(results):
     """The capture was written by another process (``make captures``): same log, figures and CSVs, byte for byte."""
-    assert (CAPTURES / "results.log").read_text(encoding="utf-8") == results.text, \
+    assert (CAPTURES / "results.log").read_text(encoding="utf-8") == results.text, (
         "captures/results.log is stale: run `make captures` and commit it"
+    )
     files = {**results.figures, **results.tables}
-    assert sorted(files) == sorted(p.name for p in CAPTURES.iterdir() if p.name != "results.log")
+    assert sorted(files) == sorted(
+        p.name for p in CAPTURES.iterdir() if p.name != "results.log"
+    )
     for name, text in files.items():
-        assert (CAPTURES / name).read_text(encoding="utf-8") == text, f"captures/{name} is stale"
+        assert (CAPTURES / name).read_text(encoding="utf-8") == text, (
+            f"captures/{name} is stale"
+        )
 
 
-def test_another_process_with_another_hash_seed_writes_the_same_bytes(results, tmp_path):
+def test_another_process_with_another_hash_seed_writes_the_same_bytes(
+    results, tmp_path
+):
     code = "import sys; from attention_workshop.build.experiment import run, write; write(run(), sys.argv[1])"
     env = {**os.environ, "PYTHONHASHSEED": "1"}
-    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path)], env=env, capture_output=True, text=True,
-                          timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "results.log").read_text(encoding="utf-8") == results.text
     for name, text in {**results.figures, **results.tables}.items():
-        assert (tmp_path / name).read_text(encoding="utf-8") == text, f"{name} differs (a date, a random id?)"
+        assert (tmp_path / name).read_text(encoding="utf-8") == text, (
+            f"{name} differs (a date, a random id?)"
+        )
 
 
 def test_the_log_stamps_the_versions_first(results):
@@ -51,32 +65,50 @@ def test_the_log_stamps_the_versions_first(results):
     assert stamped["python"] == ".".join(map(str, sys.version_info[:3]))
     assert stamped["numpy"] == np.__version__
     assert stamped["torch"] == f"{torch.__version__} (CPU kernels: default)"
-    assert torch.backends.cpu.get_cpu_capability() == "DEFAULT", "the portable kernels, on every processor"
+    assert torch.backends.cpu.get_cpu_capability() == "DEFAULT", (
+        "the portable kernels, on every processor"
+    )
     assert stamped["matplotlib"] == matplotlib.__version__
     assert stamped["os"].startswith(os.uname().sysname)
     assert head[6] == '# seed: 0; sentence: "the river bank"'
 
 
 def test_sections_are_labelled_in_teaching_order(results):
-    assert list(results.sections) == [s.key for s in SECTIONS] == list(results.data) == list(results.show)
-    assert [s.label for s in results.sections.values()] == [f"S{n}" for n in range(1, len(SECTIONS) + 1)]
+    assert (
+        list(results.sections)
+        == [s.key for s in SECTIONS]
+        == list(results.data)
+        == list(results.show)
+    )
+    assert [s.label for s in results.sections.values()] == [
+        f"S{n}" for n in range(1, len(SECTIONS) + 1)
+    ]
     assert [s.title for s in results.sections.values()] == [s.title for s in SECTIONS]
-    assert all(results.show[key]["label"] == s.label for key, s in results.sections.items())
+    assert all(
+        results.show[key]["label"] == s.label for key, s in results.sections.items()
+    )
 
 
 def test_spans_locate_each_section_exactly(results):
     """Spans against the committed capture, read here: a section runs from its [Sn] line to the line before a blank."""
     lines = (CAPTURES / "results.log").read_text(encoding="utf-8").split("\n")
     starts = [n for n, line in enumerate(lines, 1) if re.match(r"\[S\d+\] ", line)]
-    ends = [next(m for m in range(s, len(lines) + 1) if m == len(lines) or lines[m] == "") for s in starts]
-    assert [(s.start, s.end) for s in results.sections.values()] == list(zip(starts, ends))
+    ends = [
+        next(m for m in range(s, len(lines) + 1) if m == len(lines) or lines[m] == "")
+        for s in starts
+    ]
+    assert [(s.start, s.end) for s in results.sections.values()] == list(
+        zip(starts, ends)
+    )
     for key, s in results.sections.items():
         assert results.lines[s.start - 1] == f"[{s.label}] {s.title}", key
 
 
 def test_no_line_of_the_log_is_longer_than_72_characters(results):
     long = [(n, len(line)) for n, line in enumerate(results.lines, 1) if len(line) > 72]
-    assert not long, f"results.log lines longer than 72 characters (line, length): {long}"
+    assert not long, (
+        f"results.log lines longer than 72 characters (line, length): {long}"
+    )
 
 
 def test_the_log_has_no_trailing_spaces_and_ends_with_one_newline(results):
@@ -91,7 +123,10 @@ def test_another_sentence_is_stamped_and_run(results_other):
 
 
 def test_an_unknown_word_names_the_words_there_are():
-    with pytest.raises(ValueError, match=r"unknown word\(s\) 'volcano'; the toy vocabulary knows: a, at, bank"):
+    with pytest.raises(
+        ValueError,
+        match=r"unknown word\(s\) 'volcano'; the toy vocabulary knows: a, at, bank",
+    ):
         experiment.run("the volcano bank")
 
 
@@ -111,7 +146,11 @@ def test_the_run_context_indents_lines_and_collects_values():
 def test_write_puts_every_file_and_leaves_no_temporary_folder(results, tmp_path):
     out = tmp_path / "out"
     written = experiment.write(results, out)
-    assert [p.name for p in written] == ["results.log", *results.figures, *results.tables]
+    assert [p.name for p in written] == [
+        "results.log",
+        *results.figures,
+        *results.tables,
+    ]
     assert (out / "results.log").read_bytes() == results.text.encode("utf-8")
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written)
 
@@ -120,7 +159,9 @@ def test_write_is_all_or_nothing(tmp_path, results):
     out = tmp_path / "out"
     experiment.write(results, out)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    broken = Results(sentence=results.sentence, lines=["changed"], figures={"bad.svg": None})  # type: ignore[dict-item]
+    broken = Results(
+        sentence=results.sentence, lines=["changed"], figures={"bad.svg": None}
+    )  # type: ignore[dict-item]
     with pytest.raises(TypeError):
         experiment.write(broken, out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from attention_workshop import GPT2, attention_flops, attention_params, attention_params_with_bias, head_params, total_params
+from attention_workshop import (
+    GPT2,
+    attention_flops,
+    attention_params,
+    attention_params_with_bias,
+    head_params,
+    total_params,
+)
 from attention_workshop.gpt2 import STEPS, GPT2Config
 
 
 def test_sizes_are_gpt2_small():
-    assert (GPT2.n_layer, GPT2.n_head, GPT2.n_embd, GPT2.n_ctx, GPT2.vocab_size) == (12, 12, 768, 1024, 50257)
+    assert (GPT2.n_layer, GPT2.n_head, GPT2.n_embd, GPT2.n_ctx, GPT2.vocab_size) == (
+        12,
+        12,
+        768,
+        1024,
+        50257,
+    )
     assert GPT2.head_size == 64
 
 
@@ -53,10 +66,24 @@ def test_flops_by_formula(T):
 
 
 def test_steps_are_the_seven_steps_of_causal_attention_in_order():
-    assert [s.id for s in STEPS] == ["projections", "scores", "scale", "causal-mask", "softmax", "weighted-sum",
-                                     "output-projection"]
-    assert [s.title for s in STEPS] == ["Projections", "Scores", "Scale", "Causal mask", "Softmax", "Weighted sum",
-                                        "Output projection"]
+    assert [s.id for s in STEPS] == [
+        "projections",
+        "scores",
+        "scale",
+        "causal-mask",
+        "softmax",
+        "weighted-sum",
+        "output-projection",
+    ]
+    assert [s.title for s in STEPS] == [
+        "Projections",
+        "Scores",
+        "Scale",
+        "Causal mask",
+        "Softmax",
+        "Weighted sum",
+        "Output projection",
+    ]
 
 
 def test_steps_name_their_flop_counts():
@@ -66,7 +93,12 @@ def test_steps_name_their_flop_counts():
     assert set(keys) - {None} == set(attention_flops(1)) - {"score_cells"}
     T = 10
     f = attention_flops(T)
-    total = 2 * T * 768 * 2304 + 2 * (12 * 2 * T * T * 64) + 2 * 12 * T * T + 2 * T * 768 * 768
+    total = (
+        2 * T * 768 * 2304
+        + 2 * (12 * 2 * T * T * 64)
+        + 2 * 12 * T * T
+        + 2 * T * 768 * 768
+    )
     assert sum(f[k] for k in keys if k) == total
 
 

@@ -36,7 +36,12 @@ def vec(v) -> str:
 
 
 def test_dot_terms_multiply_axis_by_axis():
-    for a, b in (("river", "bank"), ("savings", "bank"), ("the", "bank"), ("shore", "vault")):
+    for a, b in (
+        ("river", "bank"),
+        ("savings", "bank"),
+        ("the", "bank"),
+        ("shore", "vault"),
+    ):
         terms, total = module_0.dot_terms(a, b)
         expected = [x * y for x, y in zip(VOCAB[a], VOCAB[b])]
         assert terms.tolist() == expected, (a, b)
@@ -46,40 +51,75 @@ def test_dot_terms_multiply_axis_by_axis():
 
 def test_vocabulary_section(results):
     v = results[module_0.VOCABULARY]
-    assert v.pairs == (("river", "bank"), ("savings", "bank"), ("river", "savings"), ("water", "fish"), ("the", "bank"))
+    assert v.pairs == (
+        ("river", "bank"),
+        ("savings", "bank"),
+        ("river", "savings"),
+        ("water", "fish"),
+        ("the", "bank"),
+    )
     for a, b in v.pairs:
         assert math.isclose(v.dots[f"{a}.{b}"], dot(a, b), abs_tol=1e-15), (a, b)
     lines = results.excerpt("vocabulary")[1:]
     assert lines[0] == "  dot products (how much two words point the same way):"
     assert lines[1:] == [f"    {a:>8} . {b:<8} = {dot(a, b):.2f}" for a, b in v.pairs]
     show = results.show["vocabulary"]
-    assert show["dot_river_bank"] == "0.70" and show["dot_savings_bank"] == "0.50" and show["dot_the_bank"] == "0.00"
+    assert (
+        show["dot_river_bank"] == "0.70"
+        and show["dot_savings_bank"] == "0.50"
+        and show["dot_the_bank"] == "0.00"
+    )
 
 
 # --------------------------------------------------------------------------- softmax
 
 
 def test_softmax_naive_is_the_formula_and_overflows():
-    np.testing.assert_allclose(module_0.softmax_naive(np.array([2.0, 1.0, 0.0])), softmax([2, 1, 0]), rtol=0, atol=1e-15)
-    assert np.isnan(module_0.softmax_naive(np.array([1000.0, 999.0, 998.0]))).all(), "exp(1000) / inf is NaN"
+    np.testing.assert_allclose(
+        module_0.softmax_naive(np.array([2.0, 1.0, 0.0])),
+        softmax([2, 1, 0]),
+        rtol=0,
+        atol=1e-15,
+    )
+    assert np.isnan(module_0.softmax_naive(np.array([1000.0, 999.0, 998.0]))).all(), (
+        "exp(1000) / inf is NaN"
+    )
 
 
 def test_softmax_section(results):
     s = results[module_0.SOFTMAX]
     np.testing.assert_allclose(s.w_small, softmax([2, 1, 0]), rtol=0, atol=1e-15)
     np.testing.assert_allclose(s.w_zero, softmax([2, 0, 0]), rtol=0, atol=1e-15)
-    np.testing.assert_allclose(s.w_silenced, softmax([2, 0, -math.inf]), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(
+        s.w_silenced, softmax([2, 0, -math.inf]), rtol=0, atol=1e-15
+    )
     assert s.w_silenced[2] == 0.0
     assert np.isnan(s.naive_big).all()
     np.testing.assert_allclose(s.w_big, softmax([1000, 999, 998]), rtol=0, atol=1e-15)
     assert 0 <= s.naive_vs_stable_small <= 2 * sys.float_info.epsilon
     lines = results.excerpt("softmax")[1:]
-    assert lines[0] == f"  scores [2, 1, 0]    -> {vec(softmax([2, 1, 0]))}  sum 1.000000"
-    assert lines[1] == f"  scores [2, 0, 0]    -> {vec(softmax([2, 0, 0]))}  a 0 still gets a share"
-    assert lines[2] == f"  scores [2, 0, -inf] -> {vec(softmax([2, 0, -math.inf]))}  -inf gets exactly 0"
-    assert lines[3].startswith("  naive vs max-subtracted on [2, 1, 0]: max |difference| = ")
-    assert lines[4] == "  [1000, 999, 998], naive formula  -> [nan, nan, nan]  exp overflows"
-    assert lines[5] == f"  [1000, 999, 998], max subtracted -> {vec(softmax([1000, 999, 998]))}"
+    assert (
+        lines[0] == f"  scores [2, 1, 0]    -> {vec(softmax([2, 1, 0]))}  sum 1.000000"
+    )
+    assert (
+        lines[1]
+        == f"  scores [2, 0, 0]    -> {vec(softmax([2, 0, 0]))}  a 0 still gets a share"
+    )
+    assert (
+        lines[2]
+        == f"  scores [2, 0, -inf] -> {vec(softmax([2, 0, -math.inf]))}  -inf gets exactly 0"
+    )
+    assert lines[3].startswith(
+        "  naive vs max-subtracted on [2, 1, 0]: max |difference| = "
+    )
+    assert (
+        lines[4]
+        == "  [1000, 999, 998], naive formula  -> [nan, nan, nan]  exp overflows"
+    )
+    assert (
+        lines[5]
+        == f"  [1000, 999, 998], max subtracted -> {vec(softmax([1000, 999, 998]))}"
+    )
     assert results.show["softmax"]["zero_share"] == f"{softmax([2, 0, 0])[1]:.3f}"
 
 
@@ -105,18 +145,36 @@ def test_softmax_shift_section(results):
 
 #: How each claim of Module 0 is made false (the comment says which sentence stops being true).
 BREAKS = {
-    "softmax.sums_to_one": (edit("softmax", "w_small", lambda w: w * 1.1),),  # the shares add to 1.1
-    "softmax.zero_gets_share": (edit("softmax", "w_zero", lambda w: np.array([1.0, 0.0, 0.0])),),  # zeros get nothing
-    "softmax.neg_inf_is_zero": (edit("softmax", "w_silenced", lambda w: w + 1e-300),),  # -inf gets a sliver
-    "softmax.naive_overflows": (edit("softmax", "naive_big", lambda w: np.array([0.665, 0.245, 0.090])),),  # finite
+    "softmax.sums_to_one": (
+        edit("softmax", "w_small", lambda w: w * 1.1),
+    ),  # the shares add to 1.1
+    "softmax.zero_gets_share": (
+        edit("softmax", "w_zero", lambda w: np.array([1.0, 0.0, 0.0])),
+    ),  # zeros get nothing
+    "softmax.neg_inf_is_zero": (
+        edit("softmax", "w_silenced", lambda w: w + 1e-300),
+    ),  # -inf gets a sliver
+    "softmax.naive_overflows": (
+        edit("softmax", "naive_big", lambda w: np.array([0.665, 0.245, 0.090])),
+    ),  # finite
     "softmax.max_trick_changes_nothing": (
-        edit("softmax", "naive_vs_stable_small", lambda d: 1e-3),  # the two formulas disagree on small scores
-        edit("softmax", "w_big", lambda w: np.array([np.nan, np.nan, np.nan])),  # the stable one overflows too
+        edit(
+            "softmax", "naive_vs_stable_small", lambda d: 1e-3
+        ),  # the two formulas disagree on small scores
+        edit(
+            "softmax", "w_big", lambda w: np.array([np.nan, np.nan, np.nan])
+        ),  # the stable one overflows too
     ),
-    "softmax_shift.equal_shares": (edit("softmax_shift", "equal", lambda w: np.array([0.5, 0.25, 0.25])),),
-    "softmax_shift.shift_changes_nothing": (edit("softmax_shift", "identical", lambda s: False),),
+    "softmax_shift.equal_shares": (
+        edit("softmax_shift", "equal", lambda w: np.array([0.5, 0.25, 0.25])),
+    ),
+    "softmax_shift.shift_changes_nothing": (
+        edit("softmax_shift", "identical", lambda s: False),
+    ),
     "softmax_shift.exp_overflows": (
-        edit("softmax_shift", "exp_1000", lambda e: sys.float_info.max),  # exp(1000) stays finite
+        edit(
+            "softmax_shift", "exp_1000", lambda e: sys.float_info.max
+        ),  # exp(1000) stays finite
         edit("softmax_shift", "largest_x", lambda x: 1000.5),  # finite past 1000
     ),
 }

@@ -24,7 +24,11 @@ from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB
 from .references import simple, sqrt_dk, torch_attention, wired
 
 ROOT = Path(__file__).resolve().parent.parent
-Q3, K3, V3 = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]], [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]
+Q3, K3, V3 = (
+    [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+    [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+    [[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]],
+)
 
 
 def _html(site: Path, page: str) -> str:
@@ -39,42 +43,81 @@ def test_practice_snippets_print_what_pytorch_computes(results):
     ns: dict = {}
     printed = {}
     snippets = ROOT / "snippets" / "step-by-step"
-    for name in ("practice_start", "practice_1", "practice_2", "practice_3", "practice_4"):
+    for name in (
+        "practice_start",
+        "practice_1",
+        "practice_2",
+        "practice_3",
+        "practice_4",
+    ):
         buf = io.StringIO()
         with contextlib.redirect_stdout(buf):
-            exec(compile((snippets / f"{name}.py").read_text(encoding="utf-8"), name, "exec"), ns)
+            exec(
+                compile(
+                    (snippets / f"{name}.py").read_text(encoding="utf-8"), name, "exec"
+                ),
+                ns,
+            )
         printed[name] = buf.getvalue()
-        expected = {"practice_start": torch_attention(Q3, K3, V3, True)[1],
-                    "practice_1": torch_attention(Q3, K3, V3, False)[1],
-                    "practice_3": torch_attention(np.array(Q3) * 10, K3, V3, True, scale=1.0)[1]}.get(name)
+        expected = {
+            "practice_start": torch_attention(Q3, K3, V3, True)[1],
+            "practice_1": torch_attention(Q3, K3, V3, False)[1],
+            "practice_3": torch_attention(np.array(Q3) * 10, K3, V3, True, scale=1.0)[
+                1
+            ],
+        }.get(name)
         if expected is not None:
-            np.testing.assert_allclose(ns["w"], expected, rtol=0, atol=1e-15, err_msg=name)
-    assert "[0.330 0.670 0.000]" in printed["practice_start"] and "[0.500 0.500]" in printed["practice_start"]
+            np.testing.assert_allclose(
+                ns["w"], expected, rtol=0, atol=1e-15, err_msg=name
+            )
+    assert (
+        "[0.330 0.670 0.000]" in printed["practice_start"]
+        and "[0.500 0.500]" in printed["practice_start"]
+    )
     assert "[0.248 0.248 0.503]" in printed["practice_start"]
     assert "[0.493 0.014 0.493]" in printed["practice_2"]
     assert "out: (3, 4)  weights: (3, 3)" in printed["practice_4"]
     V4 = np.random.default_rng(SEED).standard_normal((3, 4))
-    np.testing.assert_allclose(ns["out"], torch_attention(Q3, K3, V4, True)[0], rtol=0, atol=1e-15)
-    np.testing.assert_array_equal(ns["V4"], results[step_by_step.PRACTICE].runs["random_v4"].V)  # the log's V
+    np.testing.assert_allclose(
+        ns["out"], torch_attention(Q3, K3, V4, True)[0], rtol=0, atol=1e-15
+    )
+    np.testing.assert_array_equal(
+        ns["V4"], results[step_by_step.PRACTICE].runs["random_v4"].V
+    )  # the log's V
     for name, arr in (("Q", Q3), ("K", K3), ("V", V3)):
-        np.testing.assert_array_equal(ns[name], arr, err_msg=f"the page's {name} is seed 003's")
+        np.testing.assert_array_equal(
+            ns[name], arr, err_msg=f"the page's {name} is seed 003's"
+        )
 
 
 def test_module_2_prose_takes_its_inputs_from_the_experiment():
     text = (ROOT / "docs" / "module-2.md").read_text(encoding="utf-8")
     prose = re.sub(r"\{\{[^}]*\}\}", "", text)
-    for typed in ("seed 0", "400", "8 keys", " eight ", "five sizes", "by 16", "256", "1024"):
+    for typed in (
+        "seed 0",
+        "400",
+        "8 keys",
+        " eight ",
+        "five sizes",
+        "by 16",
+        "256",
+        "1024",
+    ):
         assert typed not in prose, f"module-2.md types {typed!r} by hand"
-    snippet = (ROOT / "snippets" / "module-2" / "sqrt_dk_figure.py").read_text(encoding="utf-8")
+    snippet = (ROOT / "snippets" / "module-2" / "sqrt_dk_figure.py").read_text(
+        encoding="utf-8"
+    )
     assert "DK_KEYS" in snippet and "DK_TRIALS" in snippet and "400" not in snippet
 
 
 # --------------------------------------------------------------------------- the built pages
 
-ANCHORS = {"module-0": ("vocabulary", "dot-product", "softmax", "max-trick", "self-check"),
-           "module-1": ("simple-attention", "two-senses", "limits", "self-check"),
-           "module-2": ("queries-keys-values", "wired-head", "sqrt-dk", "self-check"),
-           "module-3": ("self-check",)}
+ANCHORS = {
+    "module-0": ("vocabulary", "dot-product", "softmax", "max-trick", "self-check"),
+    "module-1": ("simple-attention", "two-senses", "limits", "self-check"),
+    "module-2": ("queries-keys-values", "wired-head", "sqrt-dk", "self-check"),
+    "module-3": ("self-check",),
+}
 
 
 @pytest.mark.site
@@ -92,10 +135,21 @@ def test_pages_have_their_sections_and_two_to_four_self_checks(built_site):
 def test_nav_order_and_module_3_back_references(built_site):
     html = (built_site / "index.html").read_text(encoding="utf-8")
     nav = re.findall(r'href="(?:\./|\.\./)?(module-[0-3]|step-by-step)/"', html)
-    assert list(dict.fromkeys(nav))[:5] == ["module-0", "module-1", "module-2", "module-3", "step-by-step"], nav
+    assert list(dict.fromkeys(nav))[:5] == [
+        "module-0",
+        "module-1",
+        "module-2",
+        "module-3",
+        "step-by-step",
+    ], nav
     m3 = _html(built_site, "module-3")
-    for target in ("../module-2/#wired-head", "../module-0/#softmax", "../module-1/#simple-attention",
-                   "../module-2/#queries-keys-values", "../module-0/#vocabulary"):
+    for target in (
+        "../module-2/#wired-head",
+        "../module-0/#softmax",
+        "../module-1/#simple-attention",
+        "../module-2/#queries-keys-values",
+        "../module-0/#vocabulary",
+    ):
         assert f'href="{target}"' in m3, target
 
 
@@ -106,7 +160,10 @@ def test_pages_show_the_numbers(built_site):
     assert f"<strong>{river_bank:.2f}</strong>" in m0
     assert f"{math.log(sys.float_info.max):.2f}" in m0
     lean_r, lean_m = (simple(s)[2][-1] for s in (SENT_RIVER, SENT_MONEY))
-    assert f"{lean_r[0] - lean_r[1]:+.3f}" in m1 and f"{abs(lean_m[0] - lean_m[1]):.3f}" in m1
+    assert (
+        f"{lean_r[0] - lean_r[1]:+.3f}" in m1
+        and f"{abs(lean_m[0] - lean_m[1]):.3f}" in m1
+    )
     w = wired(SENT_RIVER)[3]
     assert f"{w[0, 2]:.3f}" in m2 and f"{w[2, 1]:.3f}" in m2
     ref = sqrt_dk(module_2.DK_VALUES, module_2.DK_KEYS, module_2.DK_TRIALS, SEED)
@@ -117,11 +174,25 @@ def test_pages_show_the_numbers(built_site):
 @pytest.mark.site
 def test_step_by_step_page_shows_the_hand_calculation(built_site):
     html = _html(built_site, "step-by-step")
-    for anchor in ("step-1-score", "step-2-scale", "step-3-softmax", "step-4-weighted-sum", "step-5-causal-mask",
-                   "practice", "notes"):
+    for anchor in (
+        "step-1-score",
+        "step-2-scale",
+        "step-3-softmax",
+        "step-4-weighted-sum",
+        "step-5-causal-mask",
+        "practice",
+        "notes",
+    ):
         assert f'id="{anchor}"' in html, anchor
-    for s in ("exp(0.707) = 2.028", "sum = 8.169", "[0.248, 0.248, 0.503]", "weights = [0.330, 0.670, 0.000]",
-              "add up to 0.999, not 1", "[0.500, 0.500]", "[0.493 0.014 0.493]"):
+    for s in (
+        "exp(0.707) = 2.028",
+        "sum = 8.169",
+        "[0.248, 0.248, 0.503]",
+        "weights = [0.330, 0.670, 0.000]",
+        "add up to 0.999, not 1",
+        "[0.500, 0.500]",
+        "[0.493 0.014 0.493]",
+    ):
         assert s in html, s
 
 
@@ -129,14 +200,18 @@ def test_step_by_step_page_shows_the_hand_calculation(built_site):
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("page_name", ["module-0", "module-1", "module-2", "step-by-step"])
+@pytest.mark.parametrize(
+    "page_name", ["module-0", "module-1", "module-2", "step-by-step"]
+)
 def test_pages_fit_a_375px_screen(browser, site_url, page_name):
     context = browser.new_context(viewport={"width": 375, "height": 800})
     page = context.new_page()
     page.goto(site_url + page_name + "/")
     width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate("Array.from(document.querySelectorAll('.arithmatex'))"
-                         ".filter(e => e.scrollWidth > e.clientWidth + 1).length")
+    wide = page.evaluate(
+        "Array.from(document.querySelectorAll('.arithmatex'))"
+        ".filter(e => e.scrollWidth > e.clientWidth + 1).length"
+    )
     context.close()
     assert width <= 375, f"{page_name} scrolls sideways at 375px ({width}px)"
     assert wide == 0, f"{page_name}: {wide} formula(s) wider than the column at 375px"

@@ -9,8 +9,14 @@ from attention_workshop.chapters import module_3
 
 
 def _small() -> Results:
-    r = Results(sentence=("the", "bank"), lines=["# head", "", "[S1] One", "  a", "", "[S2] Two", "  b", "  c"])
-    r.sections = {"one": Span("one", "S1", "One", 3, 4), "two": Span("two", "S2", "Two", 6, 8)}
+    r = Results(
+        sentence=("the", "bank"),
+        lines=["# head", "", "[S1] One", "  a", "", "[S2] Two", "  b", "  c"],
+    )
+    r.sections = {
+        "one": Span("one", "S1", "One", 3, 4),
+        "two": Span("two", "S2", "Two", 6, 8),
+    }
     return r
 
 
@@ -20,11 +26,17 @@ def test_text_is_the_lines_with_one_final_newline():
 
 def test_excerpt_is_the_sections_lines():
     r = _small()
-    assert r.excerpt("one") == ["[S1] One", "  a"] and r.excerpt("two") == ["[S2] Two", "  b", "  c"]
+    assert r.excerpt("one") == ["[S1] One", "  a"] and r.excerpt("two") == [
+        "[S2] Two",
+        "  b",
+        "  c",
+    ]
 
 
 def test_an_unknown_section_names_the_sections_there_are():
-    with pytest.raises(KeyError, match=r"no section 'three' in results.log; sections: one, two"):
+    with pytest.raises(
+        KeyError, match=r"no section 'three' in results.log; sections: one, two"
+    ):
         _small().section("three")
 
 

@@ -9,7 +9,15 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop import AXES, SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED, embed
+from attention_workshop import (
+    AXES,
+    SENT_MONEY,
+    SENT_RIVER,
+    VOCAB,
+    W_K_WIRED,
+    W_Q_WIRED,
+    embed,
+)
 from attention_workshop.toy import WIRED_CHANNELS, lean, parse_sentence, wired_head
 
 
@@ -21,7 +29,9 @@ def test_embed_looks_rows_up_in_order():
 
 
 def test_embed_accepts_a_string():
-    np.testing.assert_array_equal(embed("savings bank"), [VOCAB["savings"], VOCAB["bank"]])
+    np.testing.assert_array_equal(
+        embed("savings bank"), [VOCAB["savings"], VOCAB["bank"]]
+    )
 
 
 def test_unknown_word_names_the_known_words():
@@ -61,8 +71,15 @@ def test_embed_of_something_that_is_not_words():
 
 
 def test_the_sentences_and_axes():
-    assert AXES == ("water", "money", "place", "grammar") and WIRED_CHANNELS == ("topic", "place")
-    assert SENT_RIVER == ("the", "river", "bank") and SENT_MONEY == ("the", "savings", "bank")
+    assert AXES == ("water", "money", "place", "grammar") and WIRED_CHANNELS == (
+        "topic",
+        "place",
+    )
+    assert SENT_RIVER == ("the", "river", "bank") and SENT_MONEY == (
+        "the",
+        "savings",
+        "bank",
+    )
 
 
 # --------------------------------------------------------------------------- lean
@@ -71,8 +88,10 @@ def test_the_sentences_and_axes():
 def test_lean_is_water_minus_money():
     assert lean(np.array([0.5, 0.2, 9.0, 9.0])) == pytest.approx(0.3)
     assert isinstance(lean(np.array([0.5, 0.2, 9.0, 9.0])), float)
-    np.testing.assert_allclose(lean(np.array([VOCAB[w] for w in ("the", "river", "savings", "bank")])),
-                               [0.0, 1.0, -1.0, 0.0])
+    np.testing.assert_allclose(
+        lean(np.array([VOCAB[w] for w in ("the", "river", "savings", "bank")])),
+        [0.0, 1.0, -1.0, 0.0],
+    )
     with pytest.raises(ValueError, match=r"got shape \(3,\)"):
         lean(np.zeros(3))
 
@@ -81,20 +100,35 @@ def test_lean_is_water_minus_money():
 
 
 @pytest.mark.parametrize("causal", [False, True])
-@pytest.mark.parametrize("sentence", [SENT_RIVER, SENT_MONEY, ("fish", "swam", "by", "the", "shore")])
+@pytest.mark.parametrize(
+    "sentence", [SENT_RIVER, SENT_MONEY, ("fish", "swam", "by", "the", "shore")]
+)
 def test_wired_head_against_torch(sentence, causal):
     x = torch.tensor([VOCAB[w] for w in sentence], dtype=torch.float64)
-    q, k = x @ torch.from_numpy(np.array(W_Q_WIRED)), x @ torch.from_numpy(np.array(W_K_WIRED))
+    q, k = (
+        x @ torch.from_numpy(np.array(W_Q_WIRED)),
+        x @ torch.from_numpy(np.array(W_K_WIRED)),
+    )
     h = wired_head(x.numpy(), causal=causal)
     np.testing.assert_array_equal(h.Q, q.numpy())
     np.testing.assert_array_equal(h.K, k.numpy())
     scores = q @ k.T / math.sqrt(2)
     if causal:
-        scores = scores.masked_fill(torch.ones(len(x), len(x)).triu(1).bool(), float("-inf"))
+        scores = scores.masked_fill(
+            torch.ones(len(x), len(x)).triu(1).bool(), float("-inf")
+        )
     np.testing.assert_allclose(h.scores, scores.numpy(), rtol=0, atol=1e-15)
     eye = torch.eye(len(x), dtype=torch.float64)
-    np.testing.assert_allclose(h.weights, F.scaled_dot_product_attention(q, k, eye, is_causal=causal).numpy(), atol=1e-15)
-    np.testing.assert_allclose(h.out, F.scaled_dot_product_attention(q, k, x, is_causal=causal).numpy(), atol=1e-15)
+    np.testing.assert_allclose(
+        h.weights,
+        F.scaled_dot_product_attention(q, k, eye, is_causal=causal).numpy(),
+        atol=1e-15,
+    )
+    np.testing.assert_allclose(
+        h.out,
+        F.scaled_dot_product_attention(q, k, x, is_causal=causal).numpy(),
+        atol=1e-15,
+    )
 
 
 def test_wired_head_reads_as_designed():
