@@ -186,8 +186,11 @@ def test_reproducing_page_states_the_capture_matches(built_site):
 
 
 def test_no_placeholder_is_left_unfilled(built_site):
+    """No ``{{ ... }}`` in what a reader reads; inline code may show the syntax itself (the API page documents
+    build.site's ``{{ section.name }}`` placeholders), and an unfilled one in prose fails the build anyway."""
     for page in built_site.rglob("*.html"):
-        assert "{{" not in visible_text(page.read_text(encoding="utf-8")), page
+        doc = re.sub(r"<code>[^<]*</code>", "", page.read_text(encoding="utf-8"))
+        assert "{{" not in visible_text(doc), page
 
 
 def test_generated_files_are_the_committed_captures(built_site):
