@@ -1,7 +1,9 @@
-"""Shared fixtures: one strict build of the site per test session, a local server, a browser.
+"""Shared fixtures: one run of the experiment and one strict build of the site per test session,
+a local server, a browser.
 
-Browser tests use Debian's Chromium (``/usr/bin/chromium``) through Playwright; every page
-fixture records console errors and requests that leave the site.
+The experiment runs once per session (:func:`results`); a test that changes what it gets
+works on a ``copy.deepcopy``. Browser tests use Debian's Chromium (``/usr/bin/chromium``)
+through Playwright; every page fixture records console errors and requests that leave the site.
 """
 
 from __future__ import annotations
@@ -22,26 +24,109 @@ import pytest
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
 
 # Property tests draw the same examples on every run: deterministic, like everything else here.
-from hypothesis import settings  # noqa: E402
+from hypothesis import settings
 
 settings.register_profile("workshop", derandomize=True, deadline=None)
 settings.load_profile("workshop")
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-quic", "--no-first-run", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+]
 
 
-def build_site(dest: Path, project: Path = ROOT, check: bool = True) -> subprocess.CompletedProcess:
+@pytest.fixture(scope="session")
+def results():
+    """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy first)."""
+    from attention_workshop.build import experiment
+
+    return experiment.run()
+
+
+@pytest.fixture(scope="session")
+def results_other():
+    """The experiment on another sentence ("fish swam by the shore", no "bank"), run once per test session."""
+    from attention_workshop.build import experiment
+
+    return experiment.run("fish swam by the shore")
+
+
+@pytest.fixture(scope="session")
+def served(results):
+    """The site API (:mod:`attention_workshop.build.pages`) serving the session's run: its cache is primed with
+    :func:`results`, so render, tables and site functions read it without running the experiment again."""
+    from attention_workshop.build import experiment, pages
+
+    pages._run.cache_clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(experiment, "run", lambda sentence: results)
+        served = pages.results()
+    assert served is results
+    return results
+
+
+def run_section(section, sentence=("the", "river", "bank")):
+    """Run one chapter section alone (no figures, no other sections): ``(typed result, Results)``."""
+    from attention_workshop.build.experiment import RunContext
+    from attention_workshop.build.results import Results
+
+    r = Results(sentence=tuple(sentence))
+    r.data[section.key] = section.run(RunContext(r, section.key))
+    return r.data[section.key], r
+
+
+def table_after(lines, marker, rows):
+    """The fixed-width table that follows the first line containing ``marker``: ``{row label: [cell texts]}``.
+
+    Only the cells are read, never the layout, so a test can compare them with numbers it formatted itself.
+    """
+    at = next(n for n, line in enumerate(lines) if marker in line)
+    body = lines[
+        at + 2 : at + 2 + rows
+    ]  # skip the marker line and the header of column names
+    return {line.split()[0]: line.split()[1:] for line in body}
+
+
+def cells(M, nd=3):
+    """A matrix as the text cells a table prints: ``nd`` decimals, never ``-0.000``."""
+    out = []
+    for row in M:
+        texts = [f"{float(x):.{nd}f}" for x in row]
+        out.append([t[1:] if t.startswith("-") and float(t) == 0 else t for t in texts])
+    return out
+
+
+def build_site(
+    dest: Path, project: Path = ROOT, check: bool = True
+) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "ATEN_CPU_CAPABILITY": "default"}
+    env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONHASHSEED": "0",
+        "ATEN_CPU_CAPABILITY": "default",
+    }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
-    if Path(project).resolve() != ROOT:  # a copy of the project builds with its own package
-        env["PYTHONPATH"] = os.pathsep.join([str(Path(project) / "src"), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    if (
+        Path(project).resolve() != ROOT
+    ):  # a copy of the project builds with its own package
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
+        ).rstrip(os.pathsep)
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(dest)],
-        cwd=project, env=env, capture_output=True, text=True, timeout=600,
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"strict build failed:\n{proc.stdout}\n{proc.stderr}")
@@ -76,7 +161,9 @@ def site_url(built_site) -> str:
 def browser():
     """Headless Chromium via Playwright (Debian's binary; Playwright's own download is not used)."""
     if not Path(CHROMIUM).exists() and not shutil.which("chromium"):
-        pytest.fail("Chromium is missing: run `make test` (it installs Debian's chromium) or apt-get install chromium")
+        pytest.fail(
+            "Chromium is missing: run `make test` (it installs Debian's chromium) or apt-get install chromium"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -108,7 +195,9 @@ class PageLog:
 @pytest.fixture()
 def page_and_log(browser, site_url):
     """A fresh page (light scheme, 1280x900) and the PageLog that watches it."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme="light"
+    )
     page = context.new_page()
     log = PageLog(site_url)
     page.on("console", log.on_console)

@@ -36,15 +36,23 @@ V_CAT = np.array([[1, 0], [0, 1], [0.5, 0.5]], dtype=float)
 
 def test_sat_row_matches_hand_calculation():
     out, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT)
-    assert [round(float(x), 3) for x in w[2]] == [0.248, 0.248, 0.503], "weights of 'sat' (seed 003, step 3)"
-    assert [round(float(x), 3) for x in out[2]] == [0.500, 0.500], "output of 'sat' (seed 003, step 4)"
+    assert [round(float(x), 3) for x in w[2]] == [0.248, 0.248, 0.503], (
+        "weights of 'sat' (seed 003, step 3)"
+    )
+    assert [round(float(x), 3) for x in out[2]] == [0.500, 0.500], (
+        "output of 'sat' (seed 003, step 4)"
+    )
 
 
 def test_cat_row_under_mask_matches_hand_calculation():
     out, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)
-    assert [round(float(x), 3) for x in w[1]] == [0.330, 0.670, 0.000], "weights of 'cat' with the mask (step 5)"
+    assert [round(float(x), 3) for x in w[1]] == [0.330, 0.670, 0.000], (
+        "weights of 'cat' with the mask (step 5)"
+    )
     assert w[1, 2] == 0.0, "the blocked future gets exactly 0"
-    assert [round(float(x), 3) for x in out[1]] == [0.330, 0.670], "output of 'cat' with the mask"
+    assert [round(float(x), 3) for x in out[1]] == [0.330, 0.670], (
+        "output of 'cat' with the mask"
+    )
 
 
 # ---------------------------------------------------------------- softmax
@@ -54,7 +62,9 @@ def test_softmax_matches_torch_float64():
     x = np.random.default_rng(1).standard_normal((4, 6)) * 5
     for axis in (0, 1, -1):
         expected = torch.softmax(torch.from_numpy(x), dim=axis).numpy()
-        np.testing.assert_allclose(softmax(x, axis=axis), expected, rtol=0, atol=1e-15, err_msg=f"axis {axis}")
+        np.testing.assert_allclose(
+            softmax(x, axis=axis), expected, rtol=0, atol=1e-15, err_msg=f"axis {axis}"
+        )
 
 
 def test_softmax_is_stable_for_large_scores():
@@ -90,7 +100,9 @@ def test_softmax_rejects_nan_and_scalars():
 def test_causal_mask_is_the_strict_upper_triangle(T):
     expected = np.array([[j > i for j in range(T)] for i in range(T)])
     np.testing.assert_array_equal(causal_mask(T), expected)
-    np.testing.assert_array_equal(causal_mask(T), torch.ones(T, T).triu(1).bool().numpy())
+    np.testing.assert_array_equal(
+        causal_mask(T), torch.ones(T, T).triu(1).bool().numpy()
+    )
     assert causal_mask(T).dtype == bool
 
 
@@ -108,24 +120,40 @@ def test_causal_mask_rejects_non_positive_whole_numbers(bad):
 def test_sdpa_matches_torch_float64(shape, causal):
     rng = np.random.default_rng(sum(shape))
     Q, K = rng.standard_normal(shape), rng.standard_normal(shape)
-    V = rng.standard_normal(shape[:-1] + (7,))
+    V = rng.standard_normal((*shape[:-1], 7))
     out, w = scaled_dot_product_attention(Q, K, V, causal=causal)
-    expected = F.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (Q, K, V)), is_causal=causal).numpy()
-    np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14, err_msg=f"shape {shape}, causal {causal}")
+    expected = F.scaled_dot_product_attention(
+        *(torch.from_numpy(a) for a in (Q, K, V)), is_causal=causal
+    ).numpy()
+    np.testing.assert_allclose(
+        out, expected, rtol=0, atol=1e-14, err_msg=f"shape {shape}, causal {causal}"
+    )
     tQ, tK = torch.from_numpy(Q), torch.from_numpy(K)
     scores = tQ @ tK.transpose(-2, -1) / math.sqrt(shape[-1])
     if causal:
-        scores = scores.masked_fill(torch.ones(shape[-2], shape[-2]).triu(1).bool(), float("-inf"))
-    np.testing.assert_allclose(w, torch.softmax(scores, dim=-1).numpy(), rtol=0, atol=1e-15, err_msg="weights")
+        scores = scores.masked_fill(
+            torch.ones(shape[-2], shape[-2]).triu(1).bool(), float("-inf")
+        )
+    np.testing.assert_allclose(
+        w, torch.softmax(scores, dim=-1).numpy(), rtol=0, atol=1e-15, err_msg="weights"
+    )
 
 
 def test_sdpa_with_more_keys_than_queries():
     rng = np.random.default_rng(3)
-    Q, K, V = rng.standard_normal((2, 4)), rng.standard_normal((5, 4)), rng.standard_normal((5, 3))
+    Q, K, V = (
+        rng.standard_normal((2, 4)),
+        rng.standard_normal((5, 4)),
+        rng.standard_normal((5, 3)),
+    )
     for causal in (False, True):
         out, w = scaled_dot_product_attention(Q, K, V, causal=causal)
-        expected = F.scaled_dot_product_attention(*(torch.from_numpy(a) for a in (Q, K, V)), is_causal=causal).numpy()
-        np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14, err_msg=f"T=2, S=5, causal {causal}")
+        expected = F.scaled_dot_product_attention(
+            *(torch.from_numpy(a) for a in (Q, K, V)), is_causal=causal
+        ).numpy()
+        np.testing.assert_allclose(
+            out, expected, rtol=0, atol=1e-14, err_msg=f"T=2, S=5, causal {causal}"
+        )
         assert w.shape == (2, 5)
 
 
@@ -145,10 +173,17 @@ def test_sdpa_shape_errors_name_both_shapes():
 def test_attention_matches_torch(causal):
     rng = np.random.default_rng(7)
     X = rng.standard_normal((6, 4))
-    W_q, W_k, W_v = rng.standard_normal((4, 3)), rng.standard_normal((4, 3)), rng.standard_normal((4, 5))
+    W_q, W_k, W_v = (
+        rng.standard_normal((4, 3)),
+        rng.standard_normal((4, 3)),
+        rng.standard_normal((4, 5)),
+    )
     tX = torch.from_numpy(X)
     expected = F.scaled_dot_product_attention(
-        tX @ torch.from_numpy(W_q), tX @ torch.from_numpy(W_k), tX @ torch.from_numpy(W_v), is_causal=causal
+        tX @ torch.from_numpy(W_q),
+        tX @ torch.from_numpy(W_k),
+        tX @ torch.from_numpy(W_v),
+        is_causal=causal,
     ).numpy()
     out, w = attention(X, W_q, W_k, W_v, causal=causal)
     np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14)
@@ -161,7 +196,9 @@ def test_attention_shape_errors():
         attention(X, np.ones((5, 2)), np.ones((4, 2)), np.ones((4, 2)))
     with pytest.raises(ValueError, match=r"W_q \(4, 2\), W_k \(4, 3\)"):
         attention(X, np.ones((4, 2)), np.ones((4, 3)), np.ones((4, 2)))
-    with pytest.raises(ValueError, match=r"X must have shape \(T, d_model\), got shape \(4,\)"):
+    with pytest.raises(
+        ValueError, match=r"X must have shape \(T, d_model\), got shape \(4,\)"
+    ):
         attention(np.ones(4), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)))
 
 
@@ -181,11 +218,18 @@ def _torch_mha(x, w_attn, b_attn, w_proj, b_proj, n_head, causal):
     """An independent reference: torch.nn.MultiheadAttention-free, via F.scaled_dot_product_attention."""
     x = torch.from_numpy(x)
     B, T, C = x.shape
-    qkv = torch.nn.functional.linear(x, torch.from_numpy(w_attn).T, torch.from_numpy(b_attn))
-    q, k, v = (t.reshape(B, T, n_head, C // n_head).permute(0, 2, 1, 3) for t in qkv.chunk(3, dim=-1))
+    qkv = torch.nn.functional.linear(
+        x, torch.from_numpy(w_attn).T, torch.from_numpy(b_attn)
+    )
+    q, k, v = (
+        t.reshape(B, T, n_head, C // n_head).permute(0, 2, 1, 3)
+        for t in qkv.chunk(3, dim=-1)
+    )
     y = F.scaled_dot_product_attention(q, k, v, is_causal=causal)  # (B, nh, T, hs)
     y = y.permute(0, 2, 1, 3).reshape(B, T, C)
-    return torch.nn.functional.linear(y, torch.from_numpy(w_proj).T, torch.from_numpy(b_proj)).numpy()
+    return torch.nn.functional.linear(
+        y, torch.from_numpy(w_proj).T, torch.from_numpy(b_proj)
+    ).numpy()
 
 
 @pytest.mark.parametrize("causal", [True, False])
@@ -193,21 +237,45 @@ def _torch_mha(x, w_attn, b_attn, w_proj, b_proj, n_head, causal):
 def test_multi_head_attention_matches_torch(B, T, C, nh, causal):
     rng = np.random.default_rng(B * 100 + T * 10 + C)
     x = rng.standard_normal((B, T, C))
-    params = (rng.standard_normal((C, 3 * C)), rng.standard_normal(3 * C), rng.standard_normal((C, C)), rng.standard_normal(C))
+    params = (
+        rng.standard_normal((C, 3 * C)),
+        rng.standard_normal(3 * C),
+        rng.standard_normal((C, C)),
+        rng.standard_normal(C),
+    )
     y, att = multi_head_attention(x, *params, n_head=nh, causal=causal)
-    np.testing.assert_allclose(y, _torch_mha(x, *params, nh, causal), rtol=0, atol=1e-12, err_msg=f"B{B} T{T} C{C} nh{nh}")
+    np.testing.assert_allclose(
+        y,
+        _torch_mha(x, *params, nh, causal),
+        rtol=0,
+        atol=1e-12,
+        err_msg=f"B{B} T{T} C{C} nh{nh}",
+    )
     assert att.shape == (B, nh, T, T)
-    y2, att2 = multi_head_attention(x[0], *params, n_head=nh, causal=causal)
-    np.testing.assert_array_equal(y2, y[0])
+    y2, att2 = multi_head_attention(
+        x[0], *params, n_head=nh, causal=causal
+    )  # one sequence, no batch axis
+    np.testing.assert_allclose(
+        y2,
+        _torch_mha(x[:1], *params, nh, causal)[0],
+        rtol=0,
+        atol=1e-12,
+        err_msg="unbatched",
+    )
     assert att2.shape == (nh, T, T)
 
 
 def test_multi_head_attention_errors():
     x = np.ones((4, 8))
     ok = (np.ones((8, 24)), np.ones(24), np.ones((8, 8)), np.ones(8))
-    with pytest.raises(ValueError, match=r"n_head must divide the width C.*\(4, 8\).*n_head = 3"):
+    with pytest.raises(
+        ValueError, match=r"n_head must divide the width C.*\(4, 8\).*n_head = 3"
+    ):
         multi_head_attention(x, *ok, n_head=3)
-    with pytest.raises(ValueError, match=r"c_attn_weight must have shape \(8, 24\).*got shape \(8, 16\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"c_attn_weight must have shape \(8, 24\).*got shape \(8, 16\)",
+    ):
         multi_head_attention(x, np.ones((8, 16)), *ok[1:], n_head=2)
     with pytest.raises(ValueError, match=r"\(T, C\) or \(B, T, C\)"):
         multi_head_attention(np.ones(8), *ok, n_head=2)
@@ -220,17 +288,27 @@ finite = st.floats(-20, 20, allow_nan=False, width=64)
 
 
 @settings(max_examples=60, deadline=None)
-@given(arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 6)), elements=finite))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 6)), elements=finite)
+)
 def test_softmax_rows_sum_to_one(x):
     np.testing.assert_allclose(softmax(x).sum(axis=-1), 1.0, rtol=0, atol=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(1, 7), st.integers(1, 4), st.integers(0, 2**32 - 1))
-def test_causal_weights_are_exactly_zero_above_the_diagonal_and_rows_sum_to_one(T, d, seed):
+def test_causal_weights_are_exactly_zero_above_the_diagonal_and_rows_sum_to_one(
+    T, d, seed
+):
     rng = np.random.default_rng(seed)
     X = rng.standard_normal((T, d)) * 3
-    _, w = attention(X, rng.standard_normal((d, 2)), rng.standard_normal((d, 2)), rng.standard_normal((d, 2)), causal=True)
+    _, w = attention(
+        X,
+        rng.standard_normal((d, 2)),
+        rng.standard_normal((d, 2)),
+        rng.standard_normal((d, 2)),
+        causal=True,
+    )
     upper = np.triu_indices(T, k=1)
     assert (w[upper] == 0.0).all()
     np.testing.assert_allclose(w.sum(axis=1), 1.0, rtol=0, atol=1e-12)
@@ -264,29 +342,67 @@ def test_dtypes_are_kept(dtype):
     out, w = simple_attention(X)
     assert out.dtype == dtype and w.dtype == dtype
     C = 4
-    y, att = multi_head_attention(X, np.ones((C, 3 * C), dtype), np.zeros(3 * C, dtype), np.eye(C, dtype=dtype),
-                                  np.zeros(C, dtype), n_head=2)
+    y, att = multi_head_attention(
+        X,
+        np.ones((C, 3 * C), dtype),
+        np.zeros(3 * C, dtype),
+        np.eye(C, dtype=dtype),
+        np.zeros(C, dtype),
+        n_head=2,
+    )
     assert y.dtype == dtype and att.dtype == dtype
 
 
-def test_float32_agrees_with_float64_to_float32_precision():
+def test_float32_agrees_with_pytorch_float64_to_float32_precision():
     rng = np.random.default_rng(5)
-    X, W = rng.standard_normal((5, 4)), rng.standard_normal((4, 3))
-    out64, _ = attention(X, W, W, W)
-    out32, _ = attention(X.astype(np.float32), *(W.astype(np.float32),) * 3)
-    np.testing.assert_allclose(out32, out64, rtol=1e-5, atol=1e-6)
+    X, W = (
+        rng.standard_normal((5, 4)).astype(np.float32),
+        rng.standard_normal((4, 3)).astype(np.float32),
+    )
+    tX, tW = (
+        torch.from_numpy(X.astype(np.float64)),
+        torch.from_numpy(W.astype(np.float64)),
+    )
+    expected = F.scaled_dot_product_attention(tX @ tW, tX @ tW, tX @ tW).numpy()
+    out32, _ = attention(X, W, W, W)
+    np.testing.assert_allclose(out32, expected, rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda: attention(np.ones((0, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2))), r"X needs .*\(0, 4\)"),
-        (lambda: scaled_dot_product_attention(np.ones((3, 0)), np.ones((3, 0)), np.ones((3, 2))), r"Q needs .*\(3, 0\)"),
-        (lambda: softmax(np.ones((3, 0))), r"at least one score along axis -1, got shape \(3, 0\)"),
-        (lambda: softmax(np.ones(3), axis=4), r"axis 4 does not exist for scores of shape \(3,\)"),
+        (
+            lambda: attention(
+                np.ones((0, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2))
+            ),
+            r"X needs .*\(0, 4\)",
+        ),
+        (
+            lambda: scaled_dot_product_attention(
+                np.ones((3, 0)), np.ones((3, 0)), np.ones((3, 2))
+            ),
+            r"Q needs .*\(3, 0\)",
+        ),
+        (
+            lambda: softmax(np.ones((3, 0))),
+            r"at least one score along axis -1, got shape \(3, 0\)",
+        ),
+        (
+            lambda: softmax(np.ones(3), axis=4),
+            r"axis 4 does not exist for scores of shape \(3,\)",
+        ),
         (lambda: simple_attention(np.ones((0, 2))), r"\(0, 2\)"),
-        (lambda: multi_head_attention(np.ones((0, 8)), np.ones((8, 24)), np.ones(24), np.ones((8, 8)), np.ones(8), 2),
-         r"x needs .*\(0, 8\)"),
+        (
+            lambda: multi_head_attention(
+                np.ones((0, 8)),
+                np.ones((8, 24)),
+                np.ones(24),
+                np.ones((8, 8)),
+                np.ones(8),
+                2,
+            ),
+            r"x needs .*\(0, 8\)",
+        ),
     ],
 )
 def test_empty_inputs_get_a_clear_error(call, words):
@@ -297,12 +413,28 @@ def test_empty_inputs_get_a_clear_error(call, words):
 @pytest.mark.parametrize(
     "call, words",
     [
-        (lambda: attention(np.ones((3, 4)), np.ones((4, 0)), np.ones((4, 0)), np.ones((4, 2))), r"W_q .*\(4, 0\)"),
-        (lambda: attention(np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 0))), r"W_v .*\(4, 0\)"),
+        (
+            lambda: attention(
+                np.ones((3, 4)), np.ones((4, 0)), np.ones((4, 0)), np.ones((4, 2))
+            ),
+            r"W_q .*\(4, 0\)",
+        ),
+        (
+            lambda: attention(
+                np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 0))
+            ),
+            r"W_v .*\(4, 0\)",
+        ),
         (lambda: softmax(np.ones(3), axis=None), "axis must be a whole number"),
         (lambda: softmax(np.ones(3), axis=0.0), "axis must be a whole number"),
-        (lambda: attention(np.ones((3, 4)), *(np.ones((4, 2)),) * 3, causal="no"), "causal must be True or False"),
-        (lambda: scaled_dot_product_attention(*(np.ones((3, 2)),) * 3, causal=None), "causal must be True or False"),
+        (
+            lambda: attention(np.ones((3, 4)), *(np.ones((4, 2)),) * 3, causal="no"),
+            "causal must be True or False",
+        ),
+        (
+            lambda: scaled_dot_product_attention(*(np.ones((3, 2)),) * 3, causal=None),
+            "causal must be True or False",
+        ),
     ],
 )
 def test_odd_arguments_get_a_clear_error(call, words):

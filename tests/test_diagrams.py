@@ -1,4 +1,4 @@
-"""The flow diagrams: their stated sizes are checked against GPT-2, and they reach the page well.
+"""build/diagrams.py and the flow diagrams: their stated sizes are checked against GPT-2, and they reach the page well.
 
 GPT-2 small's sizes are typed here from its published configuration (12 layers, 12 heads,
 768-wide embeddings, 64 per head), not read from the package under test.
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.diagrams import check_sizes, stated_sizes
+from attention_workshop.build.diagrams import check_sizes, stated_sizes
 from attention_workshop.gpt2 import GPT2Config
 
 from .conftest import build_site
@@ -22,7 +22,10 @@ DIAGRAMS = ROOT / "docs" / "diagrams"
 
 
 def test_both_seed_diagrams_exist():
-    assert sorted(p.name for p in DIAGRAMS.glob("*.d2")) == ["llm-stack.d2", "pipeline.d2"]
+    assert sorted(p.name for p in DIAGRAMS.glob("*.d2")) == [
+        "llm-stack.d2",
+        "pipeline.d2",
+    ]
 
 
 def test_llm_stack_states_gpt2_sizes():
@@ -32,20 +35,44 @@ def test_llm_stack_states_gpt2_sizes():
 
 def test_pipeline_names_every_step():
     text = (DIAGRAMS / "pipeline.d2").read_text().lower()
-    for step in ("x", "q =", "k =", "v =", "scores", "√d_k", "mask", "softmax", "weighted sum", "output"):
+    for step in (
+        "x",
+        "q =",
+        "k =",
+        "v =",
+        "scores",
+        "√d_k",
+        "mask",
+        "softmax",
+        "weighted sum",
+        "output",
+    ):
         assert step in text, f"the pipeline diagram lost its {step!r} step"
     assert check_sizes(text, "pipeline.d2") == []
 
 
 def test_llm_stack_names_every_part():
     text = (DIAGRAMS / "llm-stack.d2").read_text().lower()
-    for part in ("tokenizer", "embeddings", "position", "block", "multi-head", "mlp", "next-token probabilities"):
+    for part in (
+        "tokenizer",
+        "embeddings",
+        "position",
+        "block",
+        "multi-head",
+        "mlp",
+        "next-token probabilities",
+    ):
         assert part in text, f"the LLM stack diagram lost its {part!r} part"
 
 
 @pytest.mark.parametrize(
     "label, field, wrong",
-    [("× 24 layers", "n_layer", 24), ("16 heads", "n_head", 16), ("d_model = 1024", "n_embd", 1024), ("d_k = 32", "head_size", 32)],
+    [
+        ("× 24 layers", "n_layer", 24),
+        ("16 heads", "n_head", 16),
+        ("d_model = 1024", "n_embd", 1024),
+        ("d_k = 32", "head_size", 32),
+    ],
 )
 def test_a_wrong_size_fails_the_check(label, field, wrong):
     src = f'block: "transformer block {label}"\n'
@@ -56,7 +83,11 @@ def test_a_wrong_size_fails_the_check(label, field, wrong):
 def test_every_mismatch_is_listed():
     with pytest.raises(ValueError) as err:
         check_sizes('a: "6 layers"\nb: "8 heads"\n', "bad.d2")
-    assert "n_layer = 6" in str(err.value) and "n_head = 8" in str(err.value) and "bad.d2" in str(err.value)
+    assert (
+        "n_layer = 6" in str(err.value)
+        and "n_head = 8" in str(err.value)
+        and "bad.d2" in str(err.value)
+    )
 
 
 def test_a_number_that_cannot_be_checked_fails():
@@ -71,8 +102,9 @@ def test_style_numbers_and_comments_are_not_sizes():
 
 def test_another_config_is_checked_against_itself():
     medium = GPT2Config(n_layer=24, n_head=16, n_embd=1024)
-    assert check_sizes('a: "24 layers, 16 heads"\nb: "d_model = 1,024"\n', cfg=medium) == [
-        ("n_layer", 24), ("n_head", 16), ("n_embd", 1024)]
+    assert check_sizes(
+        'a: "24 layers, 16 heads"\nb: "d_model = 1,024"\n', cfg=medium
+    ) == [("n_layer", 24), ("n_head", 16), ("n_embd", 1024)]
 
 
 @pytest.mark.site
@@ -80,13 +112,30 @@ def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
     """The build itself refuses a diagram that disagrees with GPT-2 (one build, stopped before any page)."""
 
     project = tmp_path / "project"
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",
-                                                                  ".pytest_cache", ".hypothesis", "*.egg-info"))
+    shutil.copytree(
+        ROOT,
+        project,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "site",
+            ".cache",
+            "__pycache__",
+            ".pytest_cache",
+            ".hypothesis",
+            "*.egg-info",
+        ),
+    )
     stack = project / "docs" / "diagrams" / "llm-stack.d2"
     stack.write_text(stack.read_text().replace("× 12 layers", "× 24 layers"))
     proc = build_site(tmp_path / "out", project=project, check=False)
-    assert proc.returncode != 0, "the build accepted a diagram that says GPT-2 has 24 layers"
-    assert "docs/diagrams/llm-stack.d2" in proc.stderr + proc.stdout and "n_layer = 24 (GPT-2 has 12)" in proc.stderr + proc.stdout
+    assert proc.returncode != 0, (
+        "the build accepted a diagram that says GPT-2 has 24 layers"
+    )
+    assert (
+        "docs/diagrams/llm-stack.d2" in proc.stderr + proc.stdout
+        and "n_layer = 24 (GPT-2 has 12)" in proc.stderr + proc.stdout
+    )
 
 
 @pytest.mark.site
@@ -94,16 +143,41 @@ def test_a_wrong_size_in_a_diagram_caption_fails_the_build(tmp_path):
     """The caption and alt text of a diagram are checked like the diagram: a size typed wrong stops the build."""
 
     project = tmp_path / "project"
-    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv", "site", ".cache", "__pycache__",
-                                                                  ".pytest_cache", ".hypothesis", "*.egg-info"))
+    shutil.copytree(
+        ROOT,
+        project,
+        ignore=shutil.ignore_patterns(
+            ".git",
+            ".venv",
+            "site",
+            ".cache",
+            "__pycache__",
+            ".pytest_cache",
+            ".hypothesis",
+            "*.egg-info",
+        ),
+    )
     page = project / "docs" / "module-3.md"
     text = page.read_text()
-    caption = re.search(r"<figcaption[^>]*>\*\*GPT-2, top to bottom\.\*\*.*?</figcaption>", text, re.S).group(0)
-    assert "({{ gpt2.n_head }} heads)" in caption, "the caption no longer takes its head count from the package"
-    page.write_text(text.replace(caption, caption.replace("({{ gpt2.n_head }} heads)", "(16 heads)")))
+    caption = re.search(
+        r"<figcaption[^>]*>\*\*GPT-2, top to bottom\.\*\*.*?</figcaption>", text, re.S
+    ).group(0)
+    assert "({{ gpt2.n_head }} heads)" in caption, (
+        "the caption no longer takes its head count from the package"
+    )
+    page.write_text(
+        text.replace(
+            caption, caption.replace("({{ gpt2.n_head }} heads)", "(16 heads)")
+        )
+    )
     proc = build_site(tmp_path / "out", project=project, check=False)
-    assert proc.returncode != 0, "the build accepted a caption that says GPT-2 has 16 heads"
-    assert "docs/module-3.md" in proc.stderr + proc.stdout and "n_head = 16 (GPT-2 has 12)" in proc.stderr + proc.stdout
+    assert proc.returncode != 0, (
+        "the build accepted a caption that says GPT-2 has 16 heads"
+    )
+    assert (
+        "docs/module-3.md" in proc.stderr + proc.stdout
+        and "n_head = 16 (GPT-2 has 12)" in proc.stderr + proc.stdout
+    )
 
 
 @pytest.mark.site
@@ -111,27 +185,50 @@ def test_module_3_states_gpt2_sizes_from_the_package(built_site):
     """The caption, alt text and prose of Module 3 say 12 layers, 12 heads, 768 wide, 64 per head (GPT-2 small's
     published sizes, typed here)."""
     html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
-    stack = re.search(r'<figure class="workshop-diagram workshop-diagram--tall">(?:(?!</figure>).)*llm-stack.*?</figure>',
-                      html_text, re.S).group(0)
-    assert "repeated 12 times (multi-head self-attention with 12 heads" in stack and "d_model = 768" in stack
-    assert "the block, 12 times: multi-head self-attention (12 heads)" in stack and "<mn>768</mn>" in stack
-    assert "GPT-2 uses 12 heads per layer" in html_text and "Over 12 heads and 12 layers" in html_text
-    assert "<mn>768</mn><mo>&#x000D7;</mo><mn>768</mn>" in html_text or "<mn>768</mn><mo>×</mo><mn>768</mn>" in html_text
+    stack = re.search(
+        r'<figure class="workshop-diagram workshop-diagram--tall">(?:(?!</figure>).)*llm-stack.*?</figure>',
+        html_text,
+        re.S,
+    ).group(0)
+    assert (
+        "repeated 12 times (multi-head self-attention with 12 heads" in stack
+        and "d_model = 768" in stack
+    )
+    assert (
+        "the block, 12 times: multi-head self-attention (12 heads)" in stack
+        and "<mn>768</mn>" in stack
+    )
+    assert (
+        "GPT-2 uses 12 heads per layer" in html_text
+        and "Over 12 heads and 12 layers" in html_text
+    )
+    assert (
+        "<mn>768</mn><mo>&#x000D7;</mo><mn>768</mn>" in html_text
+        or "<mn>768</mn><mo>×</mo><mn>768</mn>" in html_text
+    )
 
 
 @pytest.mark.site
 def test_pipeline_draws_q_k_v_left_to_right(built_site):
-    """The prose says "Q, K and V": the drawing puts them in that order (d2 names each shape's group by base64 of its id)."""
+    """The prose says "Q, K and V": the drawing puts them in that order.
+
+    (d2 names each shape's group by the base64 of its id.)"""
     import base64
 
-    svg = (built_site / "generated" / "diagrams" / "pipeline.svg").read_text(encoding="utf-8")
+    svg = (built_site / "generated" / "diagrams" / "pipeline.svg").read_text(
+        encoding="utf-8"
+    )
     x = {}
-    for cls, left in re.findall(r'<g class="([A-Za-z0-9+/=]+)"><g class="shape" ><rect x="([-\d.]+)"', svg):
+    for cls, left in re.findall(
+        r'<g class="([A-Za-z0-9+/=]+)"><g class="shape" ><rect x="([-\d.]+)"', svg
+    ):
         try:
             x[base64.b64decode(cls).decode()] = float(left)
         except ValueError:
             continue
-    assert {"Q", "K", "V"} <= set(x), f"cannot find the Q, K, V boxes in the SVG: {sorted(x)}"
+    assert {"Q", "K", "V"} <= set(x), (
+        f"cannot find the Q, K, V boxes in the SVG: {sorted(x)}"
+    )
     assert x["Q"] < x["K"] < x["V"], f"Q, K, V are not drawn left to right: {x}"
 
 
@@ -140,11 +237,19 @@ def test_diagrams_on_the_page(built_site):
     """Both diagrams are inline SVG in module 3, one per colour scheme, with alt text, stable class names
     and a downloadable SVG of their own."""
     html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
-    assert html_text.count('<div class="d2-light">') == 2 and html_text.count('<div class="d2-dark">') == 2
+    assert (
+        html_text.count('<div class="d2-light">') == 2
+        and html_text.count('<div class="d2-dark">') == 2
+    )
     labels = re.findall(r'<svg aria-label="([^"]+)"[^>]*role="img"', html_text)
     assert len(labels) == 4 and all(len(a) > 40 for a in labels), labels
-    assert not re.search(r"d2-[0-9a-f]{32}", html_text), "a random uuid class name reached the page"
+    assert not re.search(r"d2-[0-9a-f]{32}", html_text), (
+        "a random uuid class name reached the page"
+    )
     for name in ("pipeline", "llm-stack"):
         svg = built_site / "generated" / "diagrams" / f"{name}.svg"
-        assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml") or "<svg" in svg.read_text()
+        assert (
+            svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
+            or "<svg" in svg.read_text()
+        )
         assert f"generated/diagrams/{name}.svg" in html_text

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import pytest
 
-from attention_workshop import GPT2, attention_flops, attention_params, attention_params_with_bias, head_params, total_params
-from attention_workshop.gpt2 import GPT2Config
+from attention_workshop import (
+    GPT2,
+    attention_flops,
+    attention_params,
+    attention_params_with_bias,
+    head_params,
+    total_params,
+)
+from attention_workshop.gpt2 import STEPS, GPT2Config
 
 
 def test_sizes_are_gpt2_small():
-    assert (GPT2.n_layer, GPT2.n_head, GPT2.n_embd, GPT2.n_ctx, GPT2.vocab_size) == (12, 12, 768, 1024, 50257)
+    assert (GPT2.n_layer, GPT2.n_head, GPT2.n_embd, GPT2.n_ctx, GPT2.vocab_size) == (
+        12,
+        12,
+        768,
+        1024,
+        50257,
+    )
     assert GPT2.head_size == 64
 
 
@@ -36,10 +49,57 @@ def test_flops_per_token_of_the_seed():
     assert attention_flops(1024)["score_cells"] > 1_000_000
 
 
-def test_doubling_tokens_quadruples_the_score_grid():
-    for T in (5, 64, 512):
-        assert attention_flops(2 * T)["scores"] == 4 * attention_flops(T)["scores"]
-        assert attention_flops(2 * T)["qkv"] == 2 * attention_flops(T)["qkv"]
+@pytest.mark.parametrize("T", [1, 5, 64, 1024])
+def test_flops_by_formula(T):
+    """Each step written out for GPT-2 small (C = 768, 12 heads of 64): a multiply-add is 2 FLOPs."""
+    assert attention_flops(T) == {
+        "qkv": 2 * T * 768 * 2304,  # (T, 768) x (768, 2304)
+        "scores": 12 * 2 * T * T * 64,  # per head (T, 64) x (64, T)
+        "scale": 12 * T * T,
+        "softmax": 12 * T * T,
+        "weighted_sum": 12 * 2 * T * T * 64,  # per head (T, T) x (T, 64)
+        "proj": 2 * T * 768 * 768,  # (T, 768) x (768, 768)
+        "score_cells": T * T,
+    }
+    # the score grid grows with the square of T, the projections with T
+    assert attention_flops(2 * T)["scores"] == 12 * 2 * (2 * T) ** 2 * 64
+
+
+def test_steps_are_the_seven_steps_of_causal_attention_in_order():
+    assert [s.id for s in STEPS] == [
+        "projections",
+        "scores",
+        "scale",
+        "causal-mask",
+        "softmax",
+        "weighted-sum",
+        "output-projection",
+    ]
+    assert [s.title for s in STEPS] == [
+        "Projections",
+        "Scores",
+        "Scale",
+        "Causal mask",
+        "Softmax",
+        "Weighted sum",
+        "Output projection",
+    ]
+
+
+def test_steps_name_their_flop_counts():
+    """Every step but the mask names a count of attention_flops; together they are every count but the grid size."""
+    keys = [s.flops for s in STEPS]
+    assert keys == ["qkv", "scores", "scale", None, "softmax", "weighted_sum", "proj"]
+    assert set(keys) - {None} == set(attention_flops(1)) - {"score_cells"}
+    T = 10
+    f = attention_flops(T)
+    total = (
+        2 * T * 768 * 2304
+        + 2 * (12 * 2 * T * T * 64)
+        + 2 * 12 * T * T
+        + 2 * T * 768 * 768
+    )
+    assert sum(f[k] for k in keys if k) == total
 
 
 def test_other_configs_scale():

@@ -1,43 +1,47 @@
-"""The chapter "the cat sat": the hand calculation against the seed's numbers and PyTorch.
+"""handcalc.py, the maths of "the cat sat": by_hand, allowed_grid, attend and practice_runs.
 
 Expected values come from outside the code under test: the three-decimal numbers of
 seed 003's hand calculation, PyTorch's scaled_dot_product_attention in float64, and
-formulas written out here.
+formulas written out here. (The chapter's log lines and claims: test_step_by_step.py.)
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
-import torch
-import torch.nn.functional as F
 
-from attention_workshop import experiment, handcalc
-from attention_workshop.handcalc import K_CAT, Q_CAT, V_CAT, allowed_grid, attend, by_hand, practice_runs
+from attention_workshop.handcalc import (
+    K_CAT,
+    Q_CAT,
+    V_CAT,
+    WORDS,
+    allowed_grid,
+    attend,
+    by_hand,
+    practice_runs,
+)
 
-ROOT = Path(__file__).resolve().parent.parent
-SNIPPETS = ROOT / "snippets" / "step-by-step"
+from .references import torch_attention
 
 # Seed 003, typed from its hand calculation: "sat" unmasked, "cat" under the causal mask.
-SEED_SAT = {"raw": [1, 1, 2], "sqrt_dk": 1.414, "scaled": [0.707, 0.707, 1.414], "exps": [2.028, 2.028, 4.113],
-            "total": 8.169, "weights": [0.248, 0.248, 0.503], "out": [0.500, 0.500]}
-SEED_CAT = {"scaled": [0.0, 0.707, -math.inf], "exps": [1.000, 2.028, 0.000], "total": 3.028,
-            "weights": [0.330, 0.670, 0.000], "out": [0.330, 0.670]}
-
-
-def torch_attention(Q, K, V, causal, scale=None):
-    """PyTorch's fused attention in float64, returning (out, weights) as NumPy."""
-    q, k, v = (torch.tensor(np.asarray(a), dtype=torch.float64) for a in (Q, K, V))
-    out = F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale).numpy()
-    # The weights are PyTorch's output for V = identity: each row of I picks one weight.
-    eye = torch.eye(k.shape[0], dtype=torch.float64)
-    w = F.scaled_dot_product_attention(q, k, eye, is_causal=causal, scale=scale).numpy()
-    return out, w
+SEED_SAT = {
+    "raw": [1, 1, 2],
+    "sqrt_dk": 1.414,
+    "scaled": [0.707, 0.707, 1.414],
+    "exps": [2.028, 2.028, 4.113],
+    "total": 8.169,
+    "weights": [0.248, 0.248, 0.503],
+    "out": [0.500, 0.500],
+}
+SEED_CAT = {
+    "scaled": [0.0, 0.707, -math.inf],
+    "exps": [1.000, 2.028, 0.000],
+    "total": 3.028,
+    "weights": [0.330, 0.670, 0.000],
+    "out": [0.330, 0.670],
+}
 
 
 def r3(x):
@@ -57,44 +61,28 @@ def test_sat_by_hand_matches_the_seed_to_3_decimals():
     assert list(r3(c.weights)) == SEED_SAT["weights"], "step 3: weights"
     assert list(r3(c.out)) == SEED_SAT["out"], "step 4: output of sat"
     # the seed's terms: 0.248 x v1, 0.248 x v2, 0.503 x v3
-    assert r3(c.terms).tolist() == [[0.248, 0.0], [0.0, 0.248], [0.252, 0.252]], "step 4: terms"
+    assert r3(c.terms).tolist() == [[0.248, 0.0], [0.0, 0.248], [0.252, 0.252]], (
+        "step 4: terms"
+    )
 
 
 def test_cat_under_the_mask_matches_the_seed_to_3_decimals():
     c = by_hand(Q_CAT, K_CAT, V_CAT, query=1, causal=True)
     assert list(c.blocked) == [False, False, True]
     assert c.scaled[2] == -math.inf and list(r3(c.scaled[:2])) == SEED_CAT["scaled"][:2]
-    assert list(r3(c.exps)) == SEED_CAT["exps"] and c.exps[2] == 0.0, "exp(-inf) is exactly 0"
+    assert list(r3(c.exps)) == SEED_CAT["exps"] and c.exps[2] == 0.0, (
+        "exp(-inf) is exactly 0"
+    )
     assert round(c.total, 3) == SEED_CAT["total"]
     assert list(r3(c.weights)) == SEED_CAT["weights"] and c.weights[2] == 0.0
     assert list(r3(c.out)) == SEED_CAT["out"]
 
 
-def test_rounded_weights_add_to_0999_and_the_log_says_so():
-    c = by_hand(Q_CAT, K_CAT, V_CAT, query=2)
-    assert round(sum(SEED_SAT["weights"]), 3) == 0.999  # the seed's own rounded weights
-    assert math.isclose(math.fsum(c.weights), 1.0, abs_tol=1e-15)
-    lines, data, show = handcalc.section_softmax()
-    assert data["rounding_note"] and show["shown_sum"] == "0.999"
-    assert any("0.999" in line and "rounded" in line for line in lines)
-
-
-def test_the_log_sections_print_the_seed_numbers():
-    text = {k: "\n".join(f()[0]) for k, f in (("score", handcalc.section_score), ("scale", handcalc.section_scale),
-                                                ("softmax", handcalc.section_softmax), ("sum", handcalc.section_weighted_sum),
-                                                ("causal", handcalc.section_causal))}
-    assert "q3 . k3 = (1 x 1) + (1 x 1) = 2" in text["score"] and "raw scores: [1, 1, 2]" in text["score"]
-    assert "1.414" in text["scale"] and "[0.707, 0.707, 1.414]" in text["scale"]
-    for s in ("exp(0.707) = 2.028", "exp(1.414) = 4.113", "sum = 8.169", "[0.248, 0.248, 0.503]"):
-        assert s in text["softmax"], s
-    assert "[0.252, 0.252]" in text["sum"] and "sum                = [0.500, 0.500]" in text["sum"]
-    for s in ("sum = 3.028", "weights = [0.330, 0.670, 0.000]", "= [0.330, 0.670]", "q2 . k3 = blocked"):
-        assert s in text["causal"], s
-
-
 def test_allowed_grid_is_the_lower_triangle():
     for T in (1, 3, 6):
-        expected = np.array([["X" if j <= i else "." for j in range(T)] for i in range(T)])
+        expected = np.array(
+            [["X" if j <= i else "." for j in range(T)] for i in range(T)]
+        )
         assert (allowed_grid(T) == expected).all(), f"T = {T}"
 
 
@@ -104,19 +92,42 @@ def test_allowed_grid_is_the_lower_triangle():
 @pytest.mark.parametrize("causal", [False, True])
 def test_by_hand_equals_pytorch_row_by_row(causal):
     rng = np.random.default_rng(3)
-    for Q, K, V in ((Q_CAT, K_CAT, V_CAT), (rng.standard_normal((5, 3)), rng.standard_normal((5, 3)), rng.standard_normal((5, 4)))):
+    for Q, K, V in (
+        (Q_CAT, K_CAT, V_CAT),
+        (
+            rng.standard_normal((5, 3)),
+            rng.standard_normal((5, 3)),
+            rng.standard_normal((5, 4)),
+        ),
+    ):
         out, w = torch_attention(Q, K, V, causal)
         for i in range(len(Q)):
             c = by_hand(Q, K, V, i, causal=causal)
-            np.testing.assert_allclose(c.weights, w[i], rtol=0, atol=1e-14, err_msg=f"weights row {i}, causal={causal}")
-            np.testing.assert_allclose(c.out, out[i], rtol=0, atol=1e-14, err_msg=f"output row {i}, causal={causal}")
+            np.testing.assert_allclose(
+                c.weights,
+                w[i],
+                rtol=0,
+                atol=1e-14,
+                err_msg=f"weights row {i}, causal={causal}",
+            )
+            np.testing.assert_allclose(
+                c.out,
+                out[i],
+                rtol=0,
+                atol=1e-14,
+                err_msg=f"output row {i}, causal={causal}",
+            )
 
 
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("scaled", [False, True])
 def test_attend_equals_pytorch(causal, scaled):
     rng = np.random.default_rng(4)
-    Q, K, V = rng.standard_normal((4, 3)), rng.standard_normal((4, 3)), rng.standard_normal((4, 2))
+    Q, K, V = (
+        rng.standard_normal((4, 3)),
+        rng.standard_normal((4, 3)),
+        rng.standard_normal((4, 2)),
+    )
     out, w = attend(Q, K, V, causal=causal, scaled=scaled)
     t_out, t_w = torch_attention(Q, K, V, causal, scale=None if scaled else 1.0)
     np.testing.assert_allclose(out, t_out, rtol=0, atol=1e-14)
@@ -125,27 +136,88 @@ def test_attend_equals_pytorch(causal, scaled):
 
 def test_practice_runs_against_pytorch_and_formulas():
     runs = practice_runs(np.random.default_rng(0))
-    base_w = torch_attention(Q_CAT, K_CAT, V_CAT, True)[1]
-    np.testing.assert_allclose(runs["base"]["weights"], base_w, rtol=0, atol=1e-15)
-    np.testing.assert_allclose(runs["no_mask"]["weights"], torch_attention(Q_CAT, K_CAT, V_CAT, False)[1], atol=1e-15)
+    assert list(runs) == [
+        "base",
+        "no_mask",
+        "strong_q3",
+        "unscaled_x10",
+        "scaled_x10",
+        "random_v4",
+    ]
+    np.testing.assert_allclose(
+        runs["base"].weights,
+        torch_attention(Q_CAT, K_CAT, V_CAT, True)[1],
+        rtol=0,
+        atol=1e-15,
+    )
+    np.testing.assert_allclose(
+        runs["no_mask"].weights,
+        torch_attention(Q_CAT, K_CAT, V_CAT, False)[1],
+        atol=1e-15,
+    )
     # Experiment 1 by formula: "the" scores [1, 0, 1] / sqrt(2)
     e = math.exp(1 / math.sqrt(2))
-    np.testing.assert_allclose(runs["no_mask"]["weights"][0], [e / (2 * e + 1), 1 / (2 * e + 1), e / (2 * e + 1)], atol=1e-15)
+    np.testing.assert_allclose(
+        runs["no_mask"].weights[0],
+        [e / (2 * e + 1), 1 / (2 * e + 1), e / (2 * e + 1)],
+        atol=1e-15,
+    )
     # Experiment 2 by formula: q3 = [5, 0] scores [5, 0, 5] / sqrt(2)
+    assert runs["strong_q3"].Q[2].tolist() == [5.0, 0.0]
     e5 = math.exp(5 / math.sqrt(2))
-    np.testing.assert_allclose(runs["strong_q3"]["weights"][2], [e5 / (2 * e5 + 1), 1 / (2 * e5 + 1), e5 / (2 * e5 + 1)], atol=1e-15)
+    np.testing.assert_allclose(
+        runs["strong_q3"].weights[2],
+        [e5 / (2 * e5 + 1), 1 / (2 * e5 + 1), e5 / (2 * e5 + 1)],
+        atol=1e-15,
+    )
     # Experiment 3: Q x 10 with scale 1, and with the usual scale
-    np.testing.assert_allclose(runs["unscaled_x10"]["weights"], torch_attention(Q_CAT * 10, K_CAT, V_CAT, True, scale=1.0)[1], atol=1e-15)
-    np.testing.assert_allclose(runs["scaled_x10"]["weights"], torch_attention(Q_CAT * 10, K_CAT, V_CAT, True)[1], atol=1e-15)
-    assert (runs["unscaled_x10"]["weights"].max(axis=1) > 0.999).all()
-    # Experiment 4: random V of width 4, drawn from the generator it was given
+    np.testing.assert_allclose(
+        runs["unscaled_x10"].weights,
+        torch_attention(Q_CAT * 10, K_CAT, V_CAT, True, scale=1.0)[1],
+        atol=1e-15,
+    )
+    np.testing.assert_allclose(
+        runs["scaled_x10"].weights,
+        torch_attention(Q_CAT * 10, K_CAT, V_CAT, True)[1],
+        atol=1e-15,
+    )
+    assert (runs["unscaled_x10"].weights.max(axis=1) > 0.999).all()
+    # Experiment 4: random V of width 4, drawn from the generator it was given; PyTorch's weights do not see V
     V4 = np.random.default_rng(0).standard_normal((3, 4))
-    np.testing.assert_array_equal(runs["random_v4"]["V"], V4)
-    np.testing.assert_allclose(runs["random_v4"]["out"], torch_attention(Q_CAT, K_CAT, V4, True)[0], atol=1e-15)
-    np.testing.assert_array_equal(runs["random_v4"]["weights"], runs["base"]["weights"])
+    np.testing.assert_array_equal(runs["random_v4"].V, V4)
+    out4, _ = torch_attention(Q_CAT, K_CAT, V4, True)
+    np.testing.assert_allclose(runs["random_v4"].out, out4, atol=1e-15)
+    np.testing.assert_allclose(
+        runs["random_v4"].weights,
+        torch_attention(Q_CAT, K_CAT, V_CAT, True)[1],
+        atol=1e-15,
+    )
+    assert runs["random_v4"].out.shape == (3, 4)
 
 
-# --------------------------------------------------------------------------- errors, formatting
+def test_sat_row_stands_under_the_mask():
+    # PyTorch, float64: the causal row of the last word equals its unmasked row.
+    _, w_free = torch_attention(Q_CAT, K_CAT, V_CAT, causal=False)
+    _, w_mask = torch_attention(Q_CAT, K_CAT, V_CAT, causal=True)
+    np.testing.assert_allclose(w_mask[2], w_free[2], rtol=0, atol=1e-15)
+    c = by_hand(Q_CAT, K_CAT, V_CAT, 2, causal=True)
+    np.testing.assert_allclose(c.weights, w_free[2], rtol=0, atol=1e-15)
+    assert not c.blocked.any()
+
+
+def test_the_inputs_are_the_seeds_and_read_only():
+    assert WORDS == ("the", "cat", "sat")
+    assert Q_CAT.tolist() == [[1, 0], [0, 1], [1, 1]] and K_CAT.tolist() == [
+        [1, 0],
+        [0, 1],
+        [1, 1],
+    ]
+    assert V_CAT.tolist() == [[1, 0], [0, 1], [0.5, 0.5]]
+    with pytest.raises(ValueError, match="read-only"):
+        Q_CAT[0, 0] = 2.0
+
+
+# --------------------------------------------------------------------------- errors
 
 
 def test_bad_inputs_raise_readable_errors():
@@ -161,70 +233,11 @@ def test_bad_inputs_raise_readable_errors():
         attend([1.0, 2.0], K_CAT, V_CAT)
 
 
-def test_numbers_are_written_as_the_chapter_writes_them():
-    assert handcalc.num(2.0) == "2" and handcalc.num(0.70710678) == "0.707" and handcalc.num(-math.inf) == "-inf"
-    assert handcalc.vec([1.0, 0.5]) == "[1, 0.5]"
-    assert handcalc.vec([0.24826, -1e-9], fixed=True) == "[0.248, 0.000]"
-
-
-# --------------------------------------------------------------------------- the practice code on the page
-
-
-def test_practice_snippets_print_what_the_package_computes():
-    """Run the page's practice code as markdown-exec does (one shared session) and check each result."""
-    ns: dict = {}
-    printed = {}
-    for name in ("practice_start", "practice_1", "practice_2", "practice_3", "practice_4"):
-        buf = io.StringIO()
-        with contextlib.redirect_stdout(buf):
-            exec(compile((SNIPPETS / f"{name}.py").read_text(encoding="utf-8"), name, "exec"), ns)
-        printed[name] = buf.getvalue()
-        if name == "practice_start":
-            np.testing.assert_allclose(ns["w"], torch_attention(Q_CAT, K_CAT, V_CAT, True)[1], atol=1e-15)
-        elif name == "practice_1":
-            np.testing.assert_allclose(ns["w"], torch_attention(Q_CAT, K_CAT, V_CAT, False)[1], atol=1e-15)
-        elif name == "practice_3":
-            np.testing.assert_allclose(ns["w"], torch_attention(Q_CAT * 10, K_CAT, V_CAT, True, scale=1.0)[1], atol=1e-15)
-    assert "[0.330 0.670 0.000]" in printed["practice_start"] and "[0.500 0.500]" in printed["practice_start"]
-    assert "[0.248 0.248 0.503]" in printed["practice_start"]
-    assert "[0.493 0.014 0.493]" in printed["practice_2"]
-    assert "out: (3, 4)  weights: (3, 3)" in printed["practice_4"]
-    runs = experiment.run().data["practice"]["runs"]
-    np.testing.assert_array_equal(ns["out"], runs["random_v4"]["out"])  # the page's V equals the log's
-    # The page's inputs are the package's inputs.
-    for name, arr in (("Q", Q_CAT), ("K", K_CAT), ("V", V_CAT)):
-        np.testing.assert_array_equal(ns[name], arr, err_msg=name)
-
-
-# --------------------------------------------------------------------------- the chapter in the built site
-
-
-@pytest.mark.site
-def test_chapter_page_shows_the_hand_calculation(built_site):
-    html = (built_site / "step-by-step" / "index.html").read_text(encoding="utf-8")
-    for anchor in ("step-1-score", "step-2-scale", "step-3-softmax", "step-4-weighted-sum", "step-5-causal-mask",
-                   "practice", "notes"):
-        assert f'id="{anchor}"' in html, anchor
-    for s in ("exp(0.707) = 2.028", "sum = 8.169", "[0.248, 0.248, 0.503]", "weights = [0.330, 0.670, 0.000]",
-              "add up to 0.999, not 1", "[0.500, 0.500]", "[0.493 0.014 0.493]"):
-        assert s in html, s
-
-
 def test_attend_on_empty_input_names_the_shapes():
-    with pytest.raises(ValueError, match=r"got Q \(0, 2\), K \(0, 2\), V \(0, 2\)") as err:
+    with pytest.raises(
+        ValueError, match=r"got Q \(0, 2\), K \(0, 2\), V \(0, 2\)"
+    ) as err:
         attend(np.zeros((0, 2)), np.zeros((0, 2)), np.zeros((0, 2)))
     assert "causal_mask" not in str(err.value)
     with pytest.raises(ValueError, match=r"got Q \(3, 0\), K \(3, 0\), V \(3, 2\)"):
         attend(np.zeros((3, 0)), np.zeros((3, 0)), V_CAT)
-
-
-def test_sat_row_stands_under_the_mask_on_the_chapters_data():
-    # PyTorch, float64: the causal row of the last word equals its unmasked row (the chapter's own Q, K, V).
-    _, w_free = torch_attention(Q_CAT, K_CAT, V_CAT, causal=False)
-    _, w_mask = torch_attention(Q_CAT, K_CAT, V_CAT, causal=True)
-    np.testing.assert_allclose(w_mask[2], w_free[2], rtol=0, atol=1e-15)
-    np.testing.assert_allclose(by_hand(Q_CAT, K_CAT, V_CAT, 2, causal=True).weights, w_free[2], rtol=0, atol=1e-15)
-    r = experiment.run()
-    assert r.data["step_causal"]["sat_stands"] is True
-    assert r3(r.data["step_causal"]["sat"].weights).tolist() == SEED_SAT["weights"]
-    assert any("(the same as step 3: True)" == line.strip() for line in r.excerpt("step_causal"))
