@@ -11,7 +11,14 @@ import copy
 import numpy as np
 import pytest
 
-from attention_workshop.build.claims import CLAIMS, ClaimError, check, verify
+from attention_workshop.build.claims import (
+    CLAIMS,
+    PAGES,
+    SUBJECTS,
+    ClaimError,
+    check,
+    verify,
+)
 from attention_workshop.chapters import (
     SECTIONS,
     module_0,
@@ -22,6 +29,8 @@ from attention_workshop.chapters import (
 )
 
 from . import (
+    test_final_exam,
+    test_inside_the_model,
     test_module_0,
     test_module_1,
     test_module_2,
@@ -39,6 +48,10 @@ CHAPTER_TESTS = (
 )
 
 
+#: The claims a run of another sentence does not check: default-only ones, and the pages' own (PAGES).
+SKIPPED_FOR_OTHERS = {c.key for key, c in CLAIMS if c.default_only or key in SUBJECTS}
+
+
 def test_every_claim_holds_for_the_workshops_sentence(results):
     assert verify(results) == len(CLAIMS)
     assert all(ok for _, ok in check(results))
@@ -48,9 +61,10 @@ def test_claims_are_every_chapters_claims_each_once():
     keys = [c.key for _, c in CLAIMS]
     assert len(keys) == len(set(keys)), "two claims share a key"
     chapters = (module_0, module_1, module_2, module_3, step_by_step)
-    assert set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters))
+    pages = {c.key for _, _, claims in PAGES for c in claims}
+    assert set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters)) | pages
     owner = {c.key: s.key for s in SECTIONS for c in s.claims}
-    assert all(owner[c.key] == key for key, c in CLAIMS), (
+    assert all(owner[c.key] == key for key, c in CLAIMS if key not in SUBJECTS), (
         "a claim is tested against another section's result"
     )
 
@@ -86,8 +100,8 @@ def test_claims_about_the_default_sentence_are_skipped_for_others(results_other)
         "wired.bank_looks_at_river" in default_only
         and "causal.last_row_unchanged" not in default_only
     )
-    assert checked == {c.key for _, c in CLAIMS} - default_only
-    assert verify(results_other) == len(CLAIMS) - len(default_only)
+    assert checked == {c.key for _, c in CLAIMS} - SKIPPED_FOR_OTHERS
+    assert verify(results_other) == len(CLAIMS) - len(SKIPPED_FOR_OTHERS)
 
 
 def test_a_false_general_claim_fails_for_another_sentence_too(
@@ -107,7 +121,7 @@ def test_a_default_only_claim_is_not_checked_for_another_sentence(
     edit("wired_head", "weights", lambda w: np.full_like(w, 1 / len(w)))(
         r, monkeypatch
     )  # bank looks nowhere
-    assert verify(r) == len(CLAIMS) - sum(c.default_only for _, c in CLAIMS)
+    assert verify(r) == len(CLAIMS) - len(SKIPPED_FOR_OTHERS)
 
 
 def test_every_claim_has_a_deliberate_break():
@@ -118,6 +132,10 @@ def test_every_claim_has_a_deliberate_break():
             assert key not in gathered, f"{key} has breaks in two test modules"
             assert breaks, f"{module.__name__}: {key} has an empty tuple of breaks"
             gathered[key] = len(breaks)
+    # The pages' own claims: Inside the model lists (key, how, break); the exam names its claims.
+    for key, _, _ in test_inside_the_model.BREAKS:
+        gathered[key] = gathered.get(key, 0) + 1
+    gathered.update({f"final_exam.{name}": 1 for name in test_final_exam.BREAKS})
     keys = {c.key for _, c in CLAIMS}
     assert not keys - set(gathered), (
         f"claims no test shows can fail (add a break): {sorted(keys - set(gathered))}"

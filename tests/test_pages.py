@@ -66,10 +66,13 @@ def test_the_fingerprint_follows_the_packages_source(monkeypatch, tmp_path):
     assert pages.source_fingerprint() == first, "nothing changed, nothing moves"
     (package / "toy.py").write_text((package / "toy.py").read_text() + "\n# an edit\n")
     assert pages.source_fingerprint() != first
-    h = (
-        hashlib.sha256()
-    )  # the documented recipe: every .py file's path and bytes, in sorted order
-    for path in sorted(package.rglob("*.py")):
+    exam = package / "chapters" / "final_exam.toml"
+    before = pages.source_fingerprint()
+    exam.write_text(exam.read_text() + "\n# an edit to the exam's questions\n")
+    assert pages.source_fingerprint() != before, "the exam's data file is part of the source"
+    # the documented recipe: every .py and .toml file's path and bytes, in sorted order
+    h = hashlib.sha256()
+    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml")):
         h.update(path.relative_to(package).as_posix().encode())
         h.update(path.read_bytes())
     assert pages.source_fingerprint() == h.hexdigest()[:16]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop import exam, inside
+from attention_workshop.build import exam_page, inside_page
 from attention_workshop.build import site
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,9 +77,9 @@ def test_generated_files_are_the_capture_and_the_interactive_pages_json(served):
 
 def test_a_file_written_twice_is_refused(served, monkeypatch):
     monkeypatch.setattr(
-        inside, "site_files", lambda: {"generated/results.log": "another log"}
+        inside_page, "site_files", lambda: {"generated/results.log": "another log"}
     )
-    monkeypatch.setattr(exam, "site_files", dict)
+    monkeypatch.setattr(exam_page, "site_files", dict)
     with pytest.raises(
         ValueError, match=r"'generated/results\.log' is written twice by the build"
     ):
