@@ -82,7 +82,7 @@ class Explorer {
     this.render();
   }
   setScale(s) { this.scale = s === "gpt2" ? "gpt2" : "toy"; this.render(); }
-  setHead(n) { this.head = n === 1 ? 1 : 0; this.render(); }
+  setHead(n) { this.head = Math.max(0, Math.min(this.toy.n_head - 1, n)); this.render(); }
   setRow(i) {
     const row = Math.max(0, Math.min(this.T - 1, i));
     if (row === this.row) return;
