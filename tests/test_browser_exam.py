@@ -2,7 +2,7 @@
 
 The exam is completed by keyboard alone (Tab, arrow keys, Space, typing, Enter); the
 page's grading (docs/assets/exam/exam.js) is checked against the Python grader
-(attention_workshop.exam.grade) on the same answers, edge cases included.
+(attention_workshop.chapters.final_exam_grading.grade) on the same answers, edge cases included.
 """
 
 from __future__ import annotations
@@ -10,16 +10,16 @@ from __future__ import annotations
 import json
 import re
 
-import numpy as np
 import pytest
 
-from attention_workshop import exam
+from attention_workshop.build import exam_page
+from attention_workshop.chapters import final_exam, final_exam_grading
 
-from .exam_sheets import answers_with, right, wrong
+from .exam_sheets import answers_with, grading_sheets, label_sets, right, typed_numbers, wrong
 
 pytestmark = pytest.mark.browser
 
-QS = exam.questions()
+QS = exam_page.questions()
 N = len(QS)
 
 
@@ -89,7 +89,7 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
     answer_by_keyboard(page, answers)
     grade_by_keyboard(page)
 
-    score, passed = exam.grade(answers)
+    score, passed = final_exam_grading.grade(QS, answers)
     assert (score, passed) == (n_right, n_right >= 13)
     verdict = "PASS" if passed else "NOT YET"
     line = score_line(page)
@@ -153,70 +153,39 @@ def test_retake_resets_and_reload_keeps_progress(page_and_log, site_url):
     assert_clean(log)
 
 
-def edge_responses(q: exam.Question) -> list:
-    """Responses near each rule's edge: tolerances, number formats, subsets and supersets."""
-    if q.kind == "single":
-        return [o.key for o in q.options] + [[q.answer], "", "z"]
-    if q.kind == "multiple":
-        a = list(q.answer)
-        others = [o.key for o in q.options if o.key not in a]
-        return [a, a[::-1], a[:-1], a + others[:1], [], a + a, q.answer[0]]
-    v, tol = q.answer, q.tol
-    g = f"{v:g}"
-    return [repr(v), str(v + tol), str(v - tol), str(v + tol + 1e-6), str(v - tol - 1e-6),
-            f"{v:,.3f}", f"{v:.3f}".replace(".", ","), f" {v:g} ", f"{v:e}", "", "abc", "1e999", str(v + 1),
-            # other scripts' digits and invisible characters: both graders normalise them alike
-            g.translate(FULLWIDTH), g.translate(ARABIC), g.translate(DEVANAGARI),
-            *(g[:1] + ch + g[1:] for ch in INVISIBLE),
-            "１４７４５６", "١٤٧٤٥٦", "147\x1c456", "147\ufeff456"]
-
-
-#: Full-width digits and signs (NFKC makes them ASCII), and digits NFKC leaves alone.
-FULLWIDTH = str.maketrans("0123456789.,+-e", "０１２３４５６７８９．，＋－ｅ")
-ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
-DEVANAGARI = str.maketrans("0123456789", "०१२३४५६७८९")
-#: Characters between digits: separators, a no-break and a thin space, zero-width and control characters.
-INVISIBLE = ("\x1c", "\x1f", "\x85", "\ufeff", "\u200b", "\u00a0", "\u202f", "\u2009", "\u3000", "\t", "\v")
+def grading_module(site_url: str) -> str:
+    """The URL of the page's grading module, for ``await import(url)`` inside the page."""
+    return site_url + "assets/exam/grading.js"
 
 
 def test_page_and_python_grade_alike(page_and_log, site_url):
     page, log = page_and_log
     open_exam(page, site_url)
     data = page.evaluate("async () => (await fetch(document.querySelector('a.exam-data').href)).json()")
-    assert data == json.loads(exam.site_files()["generated/exam.json"])
+    assert data == json.loads(exam_page.site_files()["generated/exam.json"])
 
-    cases = []
-    for q in QS:  # every edge response of every question, one at a time
-        for resp in edge_responses(q):
-            cases.append({q.qid: resp})
-    rng = np.random.default_rng(0)
-    for _ in range(60):  # whole answer sheets, mixed at random
-        sheet = {}
-        for q in QS:
-            options = edge_responses(q)
-            pick = rng.integers(len(options) + 1)
-            if pick < len(options):
-                sheet[q.qid] = options[pick]
-        cases.append(sheet)
-    cases += [answers_with(n) for n in range(N + 1)]
-
+    cases = grading_sheets()
     theirs = page.evaluate(
-        "([data, cases]) => cases.map(c => { const g = window.attentionExam.grade(data, c);"
-        " return [g.score, g.passed, g.percent, data.questions.map(q => g.correct[q.id])]; })",
-        [data, cases])
+        "async ([url, data, cases]) => { const { grade } = await import(url);"
+        " return cases.map(c => { const g = grade(data, c);"
+        " return [g.score, g.passed, g.percent, data.questions.map(q => g.correct[q.id])]; }); }",
+        [grading_module(site_url), data, cases])
+    assert len(theirs) == len(cases) > 200
     for case, (score, passed, pct, per_q) in zip(cases, theirs):
-        assert (score, passed) == exam.grade(case), case
+        assert (score, passed) == final_exam_grading.grade(QS, case), case
         assert pct == exam.percent(score, N)
-        assert per_q == [q.qid in case and exam.is_correct(q, case[q.qid]) for q in QS], case
+        assert per_q == [q.qid in case and final_exam_grading.is_correct(q, case[q.qid]) for q in QS], case
 
-    typed = sorted({r for q in QS if q.kind == "numeric" for r in edge_responses(q)})
-    parsed = page.evaluate("ts => ts.map(t => window.attentionExam.parseNumber(t))", typed)
-    assert parsed == [exam.parse_number(t) for t in typed]
-    assert exam.parse_number("１４７４５６") == 147456 and exam.parse_number("١٤٧٤٥٦") is None
+    typed = typed_numbers()
+    parsed = page.evaluate("async ([url, ts]) => { const { parseNumber } = await import(url); return ts.map(parseNumber); }",
+                           [grading_module(site_url), typed])
+    assert parsed == [final_exam_grading.parse_number(t) for t in typed]
+    assert final_exam_grading.parse_number("１４７４５６") == 147456 and final_exam_grading.parse_number("١٤٧٤٥٦") is None
 
-    label_sets = [[o.label for o in q.options[:k]] for q in QS for k in range(len(q.options) + 1)]
-    joined = page.evaluate("ls => ls.map(l => window.attentionExam.joinLabels(l))", label_sets)
-    assert joined == [exam._join_labels(ls) for ls in label_sets]
+    sets = label_sets()
+    joined = page.evaluate("async ([url, ls]) => { const { joinLabels } = await import(url); return ls.map(joinLabels); }",
+                           [grading_module(site_url), sets])
+    assert joined == [final_exam.join_labels(ls) for ls in sets]
     assert_clean(log)
 
 
@@ -233,7 +202,7 @@ def test_mouse_graded_sheet_matches_python(page_and_log, site_url):
                 page.check(f"#q-{q.qid}-{key}")
     page.click("button.exam-grade")
     page.wait_for_selector(".exam-result:not([hidden])")
-    score, passed = exam.grade(sheet)
+    score, passed = final_exam_grading.grade(QS, sheet)
     assert f"{score}/{N}" in score_line(page)
     assert page.inner_text(".exam-verdict") == ("PASS" if passed else "NOT YET")
     page.fill(f"#q-{QS[1].qid}-input", "1")  # changing an answer withdraws the old score
@@ -374,3 +343,82 @@ def test_buttons_meet_aa_at_rest_hovered_and_focused(browser, site_url, scheme):
     finally:
         context.close()
     assert not problems, "\n".join(problems)
+
+
+STORAGE_KEY = "attention-workshop/final-exam/"
+
+
+def no_answers(page) -> bool:
+    return page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+
+
+def _malformed() -> dict[str, str]:
+    """Saved progress that must not come back, by what is wrong with it."""
+    q = QS[0]  # a choice question: its answer is an option key
+    numeric = next(x for x in QS if x.kind == "numeric")
+    now = {"version": exam.version(), "answers": {}, "edited": {}, "gradedAt": 0}
+    return {
+        "answers null": json.dumps({"answers": None, "graded": True}),
+        "answers null, new format": json.dumps({**now, "answers": None}),
+        "not JSON": "not even JSON",
+        "a list": "[1, 2]",
+        "a number for a choice": json.dumps({"answers": {q.qid: 5}, "graded": False}),
+        "a number for a typed answer": json.dumps({**now, "answers": {numeric.qid: 0.5}}),
+        "an unknown question": json.dumps({"answers": {"no-such-question": "a"}, "graded": False}),
+        "an option the question lacks": json.dumps({"answers": {q.qid: "zz"}, "graded": False}),
+        "graded not a boolean": json.dumps({"answers": {}, "graded": "yes"}),
+        "another version": json.dumps({**now, "version": "000000000000"}),
+    }
+
+
+@pytest.mark.parametrize("name", list(_malformed()))
+def test_unreadable_saved_progress_is_discarded_with_a_notice(page_and_log, site_url, name):
+    """Saved progress that does not validate never breaks the start: it is dropped, and the page says so."""
+    page, log = page_and_log
+    open_exam(page, site_url)
+    key = STORAGE_KEY + exam.version()
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, _malformed()[name]])
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    assert "could not be read" in page.inner_text(".exam-status"), f"{name}: no notice"
+    assert no_answers(page), f"{name}: an answer came back"
+    assert page.locator(".exam-result").is_hidden()
+    assert page.evaluate("k => localStorage.getItem(k)", key) is None, f"{name}: the unreadable progress is kept"
+    page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # and the exam works as ever
+    page.reload()
+    page.wait_for_selector("#exam-form[data-ready]", state="attached")
+    assert page.is_checked(f"#q-{QS[0].qid}-{QS[0].options[0].key}")
+    assert "could not be read" not in page.inner_text(".exam-status")
+    assert_clean(log)
+
+
+def test_two_tabs_keep_each_others_answers(page_and_log, site_url):
+    """Two open tabs of the exam: each keeps the other's answers; the later change of a question wins."""
+    a, log = page_and_log
+    b = a.context.new_page()
+    b.on("console", log.on_console)
+    b.on("pageerror", log.on_pageerror)
+    open_exam(a, site_url)
+    open_exam(b, site_url)
+    q1, q2 = [q for q in QS if q.kind == "single"][:2]
+    numeric = next(q for q in QS if q.kind == "numeric")
+    a.check(f"#q-{q1.qid}-{q1.options[0].key}")
+    b.check(f"#q-{q2.qid}-{q2.options[1].key}")
+    b.fill(f"#q-{numeric.qid}-input", "0,5")
+    b.wait_for_function(f"document.querySelector('#q-{q1.qid}-{q1.options[0].key}').checked")  # tab A's answer shows in B
+    a.wait_for_function(f"document.querySelector('#q-{numeric.qid}-input').value === '0,5'")  # and B's in A
+    for page in (a, b):
+        page.reload()
+        page.wait_for_selector("#exam-form[data-ready]", state="attached")
+        assert page.is_checked(f"#q-{q1.qid}-{q1.options[0].key}"), "tab A's answer was lost"
+        assert page.is_checked(f"#q-{q2.qid}-{q2.options[1].key}"), "tab B's answer was lost"
+        assert page.input_value(f"#q-{numeric.qid}-input") == "0,5"
+    b.check(f"#q-{q1.qid}-{q1.options[2].key}")  # B changes A's answer later: B's wins
+    a.wait_for_function(f"document.querySelector('#q-{q1.qid}-{q1.options[2].key}').checked")
+    a.reload()
+    a.wait_for_selector("#exam-form[data-ready]", state="attached")
+    assert a.is_checked(f"#q-{q1.qid}-{q1.options[2].key}")
+    a.click("button.exam-clear")  # clearing in one tab clears the other
+    b.wait_for_function("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+    assert "another tab" in b.inner_text(".exam-status")
+    assert_clean(log)

@@ -1,260 +1,254 @@
-/* attention-workshop: the final exam, graded in the page.
+/* attention-workshop: the final exam, graded in the page (the page's DOM).
  *
- * The questions are static HTML written by the build (attention_workshop.exam.form_html);
- * the answers live in generated/exam.json, fetched when the reader asks for a grade.
- * The grading rules below mirror attention_workshop.exam (parse_number, is_correct,
- * grade); tests/test_browser_exam.py proves the two agree.
+ * An ES module. The questions are static HTML written by the build (attention_workshop.exam.form_html);
+ * the answers live in generated/exam.json, fetched when the reader asks for a grade. The rules
+ * (grading, reading and merging saved progress) are in grading.js; this file reads the form,
+ * shows the result, and keeps the reader's progress in localStorage: restored on a reload,
+ * discarded with a notice when it cannot be read, and merged with any other open tab's.
  */
-(function () {
-  "use strict";
+import { emptyProgress, grade, isGraded, joinLabels, mergeProgress, readProgress } from "./grading.js";
 
-  // ------------------------------------------------------------------ grading (mirrors exam.py)
+const STORAGE_PREFIX = "attention-workshop/final-exam/";
 
-  // After NFKC, only these count as spaces (exam.py's _SPACES); digits are ASCII only.
-  var SPACES = /[ \t\n\r\f\v]+/g;
-  var THOUSANDS = /^[+-]?[1-9][0-9]{0,2}(,[0-9]{3})+(\.[0-9]+)?$/;
-  var DECIMAL_COMMA = /^[+-]?[0-9]+,[0-9]+$/;
-  var NUMBER = /^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$/;
-
-  /** A typed number, or null: NFKC first, spaces ignored, 147,456 and 0,5 understood. */
-  function parseNumber(text) {
-    var s = String(text).normalize("NFKC").replace(SPACES, "");
-    if (THOUSANDS.test(s)) s = s.replace(/,/g, "");
-    else if (DECIMAL_COMMA.test(s)) s = s.replace(",", ".");
-    if (!NUMBER.test(s)) return null;
-    var x = Number(s);
-    return isFinite(x) ? x : null;
-  }
-
-  /** Whether one response answers question q (an entry of exam.json). */
-  function isCorrect(q, response, slack) {
-    if (q.kind === "single") return typeof response === "string" && response === q.answer;
-    if (q.kind === "multiple") {
-      if (!Array.isArray(response)) return false;
-      var want = q.answer.slice().sort(), got = Array.from(new Set(response)).sort();
-      return want.length === got.length && want.every(function (k, i) { return k === got[i]; });
+class ExamPage {
+  constructor(form) {
+    this.form = form;
+    this.fieldsets = [...form.querySelectorAll("fieldset.exam-q")];
+    this.status = form.querySelector(".exam-status");
+    this.result = form.querySelector(".exam-result");
+    this.resultTitle = form.querySelector("#exam-result-title");
+    this.scoreLine = form.querySelector(".exam-score");
+    this.review = form.querySelector(".exam-review");
+    this.dataUrl = form.querySelector("a.exam-data").href;
+    this.dataPromise = null;
+    // The form as the saved-progress rules need it: its version and each question's kind and option keys.
+    this.exam = { version: form.dataset.version, questions: {} };
+    for (const fs of this.fieldsets) {
+      this.exam.questions[fs.dataset.qid] = { kind: fs.dataset.kind, options: this.inputsOf(fs).map((i) => i.value) };
     }
-    if (q.kind === "numeric") {
-      if (typeof response !== "string") return false;
-      var x = parseNumber(response);
-      return x !== null && Math.abs(x - q.answer) <= q.tol + slack;
-    }
-    throw new Error("unknown question kind " + q.kind);
+    this.storageKey = STORAGE_PREFIX + this.exam.version;
+    this.progress = emptyProgress(this.exam.version);
+    this.lastTime = 0;
   }
 
-  /** {score, passed, percent, correct: {id: bool}} for answers {id: response}. */
-  function grade(data, answers) {
-    var correct = {}, score = 0, n = data.questions.length;
-    data.questions.forEach(function (q) {
-      var ok = Object.prototype.hasOwnProperty.call(answers, q.id) && isCorrect(q, answers[q.id], data.slack);
-      correct[q.id] = ok;
-      if (ok) score += 1;
-    });
-    return { score: score, n: n, passed: 100 * score >= data.pass_mark * n,
-             percent: (100 * score / n).toFixed(1), correct: correct };
-  }
+  /** A time for an edit or a grade: the clock, but always later than this tab's previous one. */
+  now() { this.lastTime = Math.max(Date.now(), this.lastTime + 1); return this.lastTime; }
 
-  /** Option labels as one line (exam.py's _join_labels): sentences follow each other, short labels take "; ". */
-  function joinLabels(labels) {
-    var sentences = labels.length > 0 && labels.every(function (l) { return /[.?!]$/.test(l); });
-    return labels.join(sentences ? " " : "; ");
-  }
-
-  window.attentionExam = { parseNumber: parseNumber, isCorrect: isCorrect, grade: grade, joinLabels: joinLabels };
-
-  // ------------------------------------------------------------------ the page
-
-  var form = document.getElementById("exam-form");
-  if (!form) return;
-  var fieldsets = Array.prototype.slice.call(form.querySelectorAll("fieldset.exam-q"));
-  var status = form.querySelector(".exam-status");
-  var result = form.querySelector(".exam-result");
-  var resultTitle = form.querySelector("#exam-result-title");
-  var scoreLine = form.querySelector(".exam-score");
-  var review = form.querySelector(".exam-review");
-  var storagePrefix = "attention-workshop/final-exam/";
-  var storageKey = storagePrefix + form.getAttribute("data-version");
-  var dataUrl = form.querySelector("a.exam-data").href;
-  var dataPromise = null;
-
-  function loadData() {
-    if (!dataPromise) {
-      dataPromise = fetch(dataUrl).then(function (r) {
-        if (!r.ok) throw new Error("could not load the answers (" + r.status + ")");
+  loadData() {
+    if (!this.dataPromise) {
+      this.dataPromise = fetch(this.dataUrl).then((r) => {
+        if (!r.ok) throw new Error(`could not load the answers (${r.status})`);
         return r.json();
       });
-      dataPromise.catch(function () { dataPromise = null; });
+      this.dataPromise.catch(() => { this.dataPromise = null; });
     }
-    return dataPromise;
+    return this.dataPromise;
   }
 
-  function inputsOf(fs) { return Array.prototype.slice.call(fs.querySelectorAll("input")); }
+  // ---------------------------------------------------------------- the form's answers
 
-  /** The reader's answers as exam.py's grade() takes them: {id: key | [keys] | text}. */
-  function collect() {
-    var answers = {};
-    fieldsets.forEach(function (fs) {
-      var id = fs.getAttribute("data-qid"), kind = fs.getAttribute("data-kind"), inputs = inputsOf(fs);
-      if (kind === "numeric") {
-        if (inputs[0].value.trim() !== "") answers[id] = inputs[0].value;
-      } else if (kind === "single") {
-        var on = inputs.filter(function (i) { return i.checked; });
-        if (on.length) answers[id] = on[0].value;
-      } else {
-        answers[id] = inputs.filter(function (i) { return i.checked; }).map(function (i) { return i.value; });
-        if (!answers[id].length) delete answers[id];
-      }
-    });
+  inputsOf(fs) { return [...fs.querySelectorAll("input")]; }
+
+  /** One question's answer as grade() takes it (an option key, a list of keys, the typed text), or undefined. */
+  responseOf(fs) {
+    const inputs = this.inputsOf(fs), on = inputs.filter((i) => i.checked).map((i) => i.value);
+    switch (fs.dataset.kind) {
+      case "numeric": return inputs[0].value.trim() !== "" ? inputs[0].value : undefined;
+      case "single": return on[0];
+      default: return on.length ? on : undefined;
+    }
+  }
+
+  /** The reader's answers: {id: response}. */
+  collect() {
+    const answers = {};
+    for (const fs of this.fieldsets) {
+      const r = this.responseOf(fs);
+      if (r !== undefined) answers[fs.dataset.qid] = r;
+    }
     return answers;
   }
 
-  function fill(answers) {
-    fieldsets.forEach(function (fs) {
-      var id = fs.getAttribute("data-qid"), kind = fs.getAttribute("data-kind"), a = answers[id];
-      inputsOf(fs).forEach(function (i) {
-        if (kind === "numeric") i.value = typeof a === "string" ? a : "";
-        else if (kind === "single") i.checked = a === i.value;
-        else i.checked = Array.isArray(a) && a.indexOf(i.value) >= 0;
-      });
-    });
+  /** Show `answers` in the form, touching only the questions whose answer differs (a box being typed in stays). */
+  show(answers) {
+    for (const fs of this.fieldsets) {
+      const a = answers[fs.dataset.qid];
+      if (JSON.stringify(this.responseOf(fs)) === JSON.stringify(a)) continue;
+      for (const i of this.inputsOf(fs)) {
+        if (fs.dataset.kind === "numeric") i.value = typeof a === "string" ? a : "";
+        else if (fs.dataset.kind === "single") i.checked = a === i.value;
+        else i.checked = Array.isArray(a) && a.includes(i.value);
+      }
+    }
   }
 
-  function save(graded) {
-    try {
-      localStorage.setItem(storageKey, JSON.stringify({ answers: collect(), graded: !!graded }));
-    } catch (e) { /* storage may be off (private mode): the exam still works, without memory */ }
+  // ---------------------------------------------------------------- local storage (which may be off: then no memory)
+
+  stored() {
+    try { return readProgress(localStorage.getItem(this.storageKey), this.exam); } catch { return { progress: null }; }
   }
 
-  function restore() {
-    try {
-      var saved = JSON.parse(localStorage.getItem(storageKey) || "null");
-      return saved && typeof saved.answers === "object" ? saved : null;
-    } catch (e) { return null; }
+  /** Write this tab's progress, merged first with what another tab may have stored meanwhile. */
+  save() {
+    const { progress: theirs } = this.stored();
+    if (theirs) {
+      this.progress = mergeProgress(this.progress, theirs);
+      this.show(this.progress.answers);
+    }
+    try { localStorage.setItem(this.storageKey, JSON.stringify(this.progress)); } catch { /* storage off: no memory */ }
+  }
+
+  forget() {
+    try { localStorage.removeItem(this.storageKey); } catch { /* nothing to forget */ }
   }
 
   /** Saved progress of an earlier version of the exam (another answers hash) can never come back: drop it. */
-  function forgetStale() {
+  forgetStale() {
     try {
-      var stale = [];
-      for (var i = 0; i < localStorage.length; i++) {
-        var k = localStorage.key(i);
-        if (k && k.indexOf(storagePrefix) === 0 && k !== storageKey) stale.push(k);
+      const stale = [];
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k && k.startsWith(STORAGE_PREFIX) && k !== this.storageKey) stale.push(k);
       }
-      stale.forEach(function (k) { localStorage.removeItem(k); });
-    } catch (e) { /* storage may be off: nothing to tidy */ }
+      stale.forEach((k) => localStorage.removeItem(k));
+    } catch { /* storage off: nothing to tidy */ }
   }
 
-  function forget() {
-    try { localStorage.removeItem(storageKey); } catch (e) { /* nothing to forget */ }
-  }
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-
-  function yourAnswer(fs, response) {
-    if (response === undefined) return "no answer";
-    if (fs.getAttribute("data-kind") === "numeric") return response.trim();
-    var keys = Array.isArray(response) ? response : [response];
-    return joinLabels(inputsOf(fs).filter(function (i) { return keys.indexOf(i.value) >= 0; })
-      .map(function (i) { return i.parentNode.textContent.trim(); }));
-  }
-
-  function render(data, answers, g) {
-    var verdict = g.passed ? "PASS" : "NOT YET";
-    scoreLine.textContent = "";
-    scoreLine.appendChild(el("span", "exam-points", g.score + "/" + g.n));
-    scoreLine.appendChild(document.createTextNode(" correct, " + g.percent + "% (pass mark " + data.pass_mark + "%): "));
-    scoreLine.appendChild(el("strong", "exam-verdict " + (g.passed ? "exam-pass" : "exam-notyet"), verdict));
-    review.textContent = "";
-    data.questions.forEach(function (q, idx) {
-      var fs = form.querySelector('fieldset[data-qid="' + q.id + '"]');
-      var ok = g.correct[q.id];
-      var li = el("li", "exam-item " + (ok ? "exam-right" : "exam-wrong"));
-      var head = el("p", "exam-item-head");
-      head.appendChild(el("strong", "exam-mark", ok ? "✓ Correct" : "✗ Not correct"));
-      head.appendChild(document.createTextNode(" — "));
-      var jump = el("a", null, "Question " + (idx + 1));
-      jump.href = "#" + fs.id;
-      head.appendChild(jump);
-      li.appendChild(head);
-      li.appendChild(el("p", null, "Your answer: " + yourAnswer(fs, answers[q.id])));
-      li.appendChild(el("p", null, "Answer: " + q.answer_text));
-      li.appendChild(el("p", "exam-explanation", q.explanation));
-      var learn = fs.querySelector("a.exam-learn");
-      var p = el("p", "exam-where", "Where this is taught: ");
-      var a = el("a", null, learn.textContent);
-      a.href = learn.href;
-      p.appendChild(a);
-      li.appendChild(p);
-      review.appendChild(li);
-      fs.setAttribute("data-result", ok ? "right" : "wrong");
-    });
-    result.hidden = false;
-    status.textContent = "Your score: " + g.score + " out of " + g.n + ", " + g.percent + "%. " + verdict + ".";
-  }
-
-  function clearResult() {
-    result.hidden = true;
-    review.textContent = "";
-    scoreLine.textContent = "";
-    fieldsets.forEach(function (fs) { fs.removeAttribute("data-result"); });
-  }
-
-  function gradeNow(moveFocus) {
-    var answers = collect();
-    return loadData().then(function (data) {
-      var g = grade(data, answers);
-      render(data, answers, g);
-      save(true);
-      if (moveFocus) resultTitle.focus();
-      return g;
-    }).catch(function (err) {
-      status.textContent = "The exam could not be graded: " + err.message + ". Please reload the page.";
-      throw err;
-    });
-  }
-
-  function reset(message) {
-    forget();
-    fill({});
-    clearResult();
-    status.textContent = message;
-    var first = form.querySelector("input");
-    first.focus();
-  }
-
-  // Only the Grade button grades. The form has no submit button, and should a browser submit it
-  // anyway (Enter in an answer box), nothing happens: no reload, no grade.
-  form.addEventListener("submit", function (ev) { ev.preventDefault(); });
-  form.querySelector(".exam-grade").addEventListener("click", function () {
-    gradeNow(true).catch(function () { /* reported in the status line */ });
-  });
-  function edited() {
-    if (!result.hidden) {
-      clearResult();
-      status.textContent = "You changed an answer: grade again to see your new score.";
+  /** Another tab wrote (or cleared) the progress: take its newer answers. */
+  onStorage(e) {
+    if (e.key !== null && e.key !== this.storageKey) return;
+    if (e.newValue === null || e.key === null) { // cleared in another tab
+      this.progress = emptyProgress(this.exam.version);
+      this.show({});
+      this.clearResult();
+      this.status.textContent = "Your answers were cleared in another tab.";
+      return;
     }
-    save(false);
+    const { progress: theirs } = readProgress(e.newValue, this.exam);
+    if (!theirs) return;
+    const before = JSON.stringify(this.progress.answers);
+    this.progress = mergeProgress(this.progress, theirs);
+    this.show(this.progress.answers);
+    if (JSON.stringify(this.progress.answers) !== before && !this.result.hidden) {
+      this.clearResult();
+      this.status.textContent = "An answer changed in another tab: grade again to see your new score.";
+    }
   }
-  form.addEventListener("input", edited);
-  form.addEventListener("change", edited);
-  form.querySelector(".exam-clear").addEventListener("click", function () {
-    reset("Your answers are cleared, here and in this browser's storage.");
-  });
-  form.querySelector(".exam-retake").addEventListener("click", function () {
-    reset("A fresh start: every answer is cleared.");
-  });
 
-  forgetStale();
-  var saved = restore();
-  if (saved) {
-    fill(saved.answers);
-    if (saved.graded) gradeNow(false).catch(function () { /* reported in the status line */ });
-    else status.textContent = "Your saved answers are back.";
+  // ---------------------------------------------------------------- the result
+
+  yourAnswer(fs, response) {
+    if (response === undefined) return "no answer";
+    if (fs.dataset.kind === "numeric") return response.trim();
+    const keys = Array.isArray(response) ? response : [response];
+    return joinLabels(this.inputsOf(fs).filter((i) => keys.includes(i.value)).map((i) => i.parentNode.textContent.trim()));
   }
-  form.setAttribute("data-ready", "true");
-})();
+
+  render(data, answers, g) {
+    const el = (tag, cls, text) => {
+      const e = document.createElement(tag);
+      if (cls) e.className = cls;
+      if (text !== undefined) e.textContent = text;
+      return e;
+    };
+    const verdict = g.passed ? "PASS" : "NOT YET";
+    this.scoreLine.replaceChildren(el("span", "exam-points", `${g.score}/${g.n}`),
+      ` correct, ${g.percent}% (pass mark ${data.pass_mark}%): `,
+      el("strong", `exam-verdict ${g.passed ? "exam-pass" : "exam-notyet"}`, verdict));
+    this.review.replaceChildren(...data.questions.map((q, idx) => {
+      const fs = this.form.querySelector(`fieldset[data-qid="${q.id}"]`), ok = g.correct[q.id];
+      const head = el("p", "exam-item-head");
+      const jump = el("a", null, `Question ${idx + 1}`);
+      jump.href = `#${fs.id}`;
+      head.append(el("strong", "exam-mark", ok ? "✓ Correct" : "✗ Not correct"), " — ", jump);
+      const learn = fs.querySelector("a.exam-learn");
+      const where = el("p", "exam-where", "Where this is taught: ");
+      const a = el("a", null, learn.textContent);
+      a.href = learn.href;
+      where.append(a);
+      fs.setAttribute("data-result", ok ? "right" : "wrong");
+      const li = el("li", `exam-item ${ok ? "exam-right" : "exam-wrong"}`);
+      li.append(head, el("p", null, `Your answer: ${this.yourAnswer(fs, answers[q.id])}`),
+        el("p", null, `Answer: ${q.answer_text}`), el("p", "exam-explanation", q.explanation), where);
+      return li;
+    }));
+    this.result.hidden = false;
+    this.status.textContent = `Your score: ${g.score} out of ${g.n}, ${g.percent}%. ${verdict}.`;
+  }
+
+  clearResult() {
+    this.result.hidden = true;
+    this.review.replaceChildren();
+    this.scoreLine.replaceChildren();
+    this.fieldsets.forEach((fs) => fs.removeAttribute("data-result"));
+  }
+
+  async gradeNow(moveFocus) {
+    const answers = this.collect();
+    try {
+      const data = await this.loadData();
+      const g = grade(data, answers);
+      this.render(data, answers, g);
+      this.progress.gradedAt = this.now();
+      this.save();
+      if (moveFocus) this.resultTitle.focus();
+      return g;
+    } catch (err) {
+      this.status.textContent = `The exam could not be graded: ${err.message}. Please reload the page.`;
+      return null;
+    }
+  }
+
+  // ---------------------------------------------------------------- events
+
+  edited(e) {
+    const fs = e.target.closest?.("fieldset.exam-q");
+    if (!fs) return;
+    if (!this.result.hidden) {
+      this.clearResult();
+      this.status.textContent = "You changed an answer: grade again to see your new score.";
+    }
+    const id = fs.dataset.qid, r = this.responseOf(fs);
+    if (r === undefined) delete this.progress.answers[id]; else this.progress.answers[id] = r;
+    this.progress.edited[id] = this.now();
+    this.save();
+  }
+
+  reset(message) {
+    this.forget();
+    this.progress = emptyProgress(this.exam.version);
+    this.show({});
+    this.clearResult();
+    this.status.textContent = message;
+    this.form.querySelector("input").focus();
+  }
+
+  start() {
+    const { form } = this;
+    // Only the Grade button grades. The form has no submit button, and should a browser submit it
+    // anyway (Enter in an answer box), nothing happens: no reload, no grade.
+    form.addEventListener("submit", (e) => e.preventDefault());
+    form.querySelector(".exam-grade").addEventListener("click", () => this.gradeNow(true));
+    form.addEventListener("input", (e) => this.edited(e));
+    form.addEventListener("change", (e) => this.edited(e));
+    form.querySelector(".exam-clear").addEventListener("click", () => this.reset("Your answers are cleared, here and in this browser's storage."));
+    form.querySelector(".exam-retake").addEventListener("click", () => this.reset("A fresh start: every answer is cleared."));
+    window.addEventListener("storage", (e) => this.onStorage(e));
+
+    this.forgetStale();
+    const { progress, problem } = this.stored();
+    if (problem) {
+      this.forget();
+      this.status.textContent = "Answers saved on an earlier visit could not be read, so the exam starts empty. Sorry about that.";
+    } else if (progress) {
+      this.progress = progress;
+      this.show(progress.answers);
+      if (isGraded(progress)) this.gradeNow(false);
+      else if (Object.keys(progress.answers).length) this.status.textContent = "Your saved answers are back.";
+    }
+    form.dataset.ready = "true";
+  }
+}
+
+const form = document.getElementById("exam-form");
+if (form) new ExamPage(form).start();

@@ -1,0 +1,100 @@
+"""The widgets' pure JavaScript modules, tested with Node's own runner against the package.
+
+``docs/assets/inside/model.js`` (the explorer's recompute and rules) and ``docs/assets/exam/grading.js``
+(the exam's grading and saved progress) need no page: ``tests/js/*.test.mjs`` test them with
+``node --test``. This file hands those tests the package's numbers without building the site: it
+writes the JSON files the build writes, plus cases the package works out (the toy block on other
+inputs, the Python grader's verdicts on about 250 sheets), into a folder, and runs Node with
+``ATTENTION_WORKSHOP_JS_DATA`` naming that folder. Node's output is the failure message.
+
+``node --test tests/js/`` also runs on its own: the tests then call ``python -m tests.test_js DIR``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+# The package's modules, imported in this one place (their paths may move).
+from attention_workshop.build import exam_page, inside_page
+from attention_workshop.chapters import final_exam, final_exam_grading
+from attention_workshop.chapters import inside_the_model as inside
+
+from .exam_sheets import grading_sheets, label_sets, typed_numbers
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The environment variable that names the folder of data for the Node tests.
+DATA_ENV = "ATTENTION_WORKSHOP_JS_DATA"
+
+
+def _plain(a: np.ndarray) -> list:
+    """An array as JSON can hold it: -inf (a masked score) becomes null."""
+    return np.where(np.isneginf(a), None, a).tolist()
+
+
+def inside_cases() -> list[dict]:
+    """The toy block on inputs other than the page's own: other words, nudges, 1 and 8 tokens."""
+    rng = np.random.default_rng(7)
+    C = inside.TOY.n_embd
+    inputs = [
+        (list(inside.WORDS), None),
+        (["the", "money", "by", "the", "vault"], [[0.0] * C, [0.1, 0.2, 0.0, 0.0, 0.0, -0.1, 0.0, 0.0], *[[0.0] * C] * 3]),
+        (["bank"], None),
+        (["river", "at", "the", "shore", "money", "bank", "a", "fish"], rng.normal(0, 0.3, size=(8, C)).tolist()),
+        (["cash", "cash", "cash"], rng.normal(0, 2.0, size=(3, C)).tolist()),
+    ]
+    out = []
+    for words, nudge in inputs:
+        r = inside.compute(words, None if nudge is None else np.array(nudge))
+        out.append({"words": words, "nudge": nudge, **{k: _plain(v) for k, v in dataclasses.asdict(r).items()}})
+    return out
+
+
+def exam_cases() -> dict:
+    """The Python grader's verdicts, number readings and joined labels, and the form's shape."""
+    qs = exam_page.questions()
+    sheets = []
+    for answers in grading_sheets():
+        score, passed = final_exam_grading.grade(qs, answers)
+        sheets.append({"answers": answers, "score": score, "passed": passed, "percent": final_exam_grading.percent(score, len(qs)),
+                       "correct": [q.qid in answers and final_exam_grading.is_correct(q, answers[q.qid]) for q in qs]})
+    return {
+        "sheets": sheets,
+        "numbers": [[t, final_exam_grading.parse_number(t)] for t in typed_numbers()],
+        "labels": [[ls, final_exam.join_labels(ls)] for ls in label_sets()],
+        # what exam.js reads from the form: the version and each question's kind and option keys
+        "form": {"version": exam_page.version(),
+                 "questions": {q.qid: {"kind": q.kind, "options": [o.key for o in q.options]} for q in qs}},
+    }
+
+
+def write_js_data(folder: Path) -> None:
+    """The site's two JSON files (at their paths in the site) and cases.json, into ``folder``."""
+    for path, text in {**inside_page.site_files(), **exam_page.site_files()}.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text(text, encoding="utf-8")
+    cases = {"inside_json": inside_page.JSON_PATH, "exam_json": exam_page.DATA_PATH, "inside": inside_cases(), "exam": exam_cases()}
+    (folder / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+
+
+def test_js_modules_agree_with_the_package(tmp_path):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed: the JavaScript unit tests in tests/js need Node.js 20 or later")
+    write_js_data(tmp_path)
+    proc = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, env={**os.environ, DATA_ENV: str(tmp_path)},
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, f"node --test tests/js/ failed:\n{proc.stdout}\n{proc.stderr}"
+    assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout, proc.stdout
+
+
+if __name__ == "__main__":  # python -m tests.test_js DIR: what the Node tests run when started on their own
+    write_js_data(Path(sys.argv[1]))
