@@ -88,9 +88,8 @@ def table_after(lines, marker, rows):
     Only the cells are read, never the layout, so a test can compare them with numbers it formatted itself.
     """
     at = next(n for n, line in enumerate(lines) if marker in line)
-    body = lines[
-        at + 2 : at + 2 + rows
-    ]  # skip the marker line and the header of column names
+    # skip the marker line and the header of column names
+    body = lines[at + 2 : at + 2 + rows]
     return {line.split()[0]: line.split()[1:] for line in body}
 
 
@@ -114,9 +113,8 @@ def build_site(
         "ATEN_CPU_CAPABILITY": "default",
     }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
-    if (
-        Path(project).resolve() != ROOT
-    ):  # a copy of the project builds with its own package
+    # a copy of the project builds with its own package
+    if Path(project).resolve() != ROOT:
         env["PYTHONPATH"] = os.pathsep.join(
             [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
         ).rstrip(os.pathsep)

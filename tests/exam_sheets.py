@@ -1,4 +1,5 @@
-"""Answer sheets for the exam tests: every question answered right or wrong on purpose, and edge cases for comparing graders."""
+"""Answer sheets for the exam tests: every question answered right or wrong on purpose,
+and edge cases for comparing graders."""
 
 from __future__ import annotations
 
@@ -22,13 +23,20 @@ def wrong(q: Question):
     if q.kind == "single":
         return next(o.key for o in q.options if o.key != q.answer)
     if q.kind == "multiple":
-        return [q.options[-1].key] if set(q.answer) != {q.options[-1].key} else [q.options[0].key]
+        return (
+            [q.options[-1].key]
+            if set(q.answer) != {q.options[-1].key}
+            else [q.options[0].key]
+        )
     return str(q.answer + 1000)
 
 
 def answers_with(n_right: int) -> dict:
     """The first ``n_right`` questions answered correctly, every other one wrongly."""
-    return {q.qid: right(q) if i < n_right else wrong(q) for i, q in enumerate(exam_page.questions())}
+    return {
+        q.qid: right(q) if i < n_right else wrong(q)
+        for i, q in enumerate(exam_page.questions())
+    }
 
 
 #: Full-width digits and signs (NFKC makes them ASCII), and digits NFKC leaves alone.
@@ -36,7 +44,19 @@ FULLWIDTH = str.maketrans("0123456789.,+-e", "０１２３４５６７８９．�
 ARABIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
 DEVANAGARI = str.maketrans("0123456789", "०१२३४५६७८९")
 #: Characters between digits: separators, a no-break and a thin space, zero-width and control characters.
-INVISIBLE = ("\x1c", "\x1f", "\x85", "\ufeff", "\u200b", "\u00a0", "\u202f", "\u2009", "\u3000", "\t", "\v")
+INVISIBLE = (
+    "\x1c",
+    "\x1f",
+    "\x85",
+    "\ufeff",
+    "\u200b",
+    "\u00a0",
+    "\u202f",
+    "\u2009",
+    "\u3000",
+    "\t",
+    "\v",
+)
 
 
 def edge_responses(q: Question) -> list:
@@ -49,12 +69,30 @@ def edge_responses(q: Question) -> list:
         return [a, a[::-1], a[:-1], a + others[:1], [], a + a, q.answer[0]]
     v, tol = q.answer, q.tol
     g = f"{v:g}"
-    return [repr(v), str(v + tol), str(v - tol), str(v + tol + 1e-6), str(v - tol - 1e-6),
-            f"{v:,.3f}", f"{v:.3f}".replace(".", ","), f" {v:g} ", f"{v:e}", "", "abc", "1e999", str(v + 1),
-            # other scripts' digits and invisible characters: both graders normalise them alike
-            g.translate(FULLWIDTH), g.translate(ARABIC), g.translate(DEVANAGARI),
-            *(g[:1] + ch + g[1:] for ch in INVISIBLE),
-            "１４７４５６", "١٤٧٤٥٦", "147\x1c456", "147\ufeff456"]
+    return [
+        repr(v),
+        str(v + tol),
+        str(v - tol),
+        str(v + tol + 1e-6),
+        str(v - tol - 1e-6),
+        f"{v:,.3f}",
+        f"{v:.3f}".replace(".", ","),
+        f" {v:g} ",
+        f"{v:e}",
+        "",
+        "abc",
+        "1e999",
+        str(v + 1),
+        # other scripts' digits and invisible characters: both graders normalise them alike
+        g.translate(FULLWIDTH),
+        g.translate(ARABIC),
+        g.translate(DEVANAGARI),
+        *(g[:1] + ch + g[1:] for ch in INVISIBLE),
+        "１４７４５６",
+        "١٤٧٤٥٦",
+        "147\x1c456",
+        "147\ufeff456",
+    ]
 
 
 def grading_sheets() -> list[dict]:
@@ -76,9 +114,20 @@ def grading_sheets() -> list[dict]:
 
 def typed_numbers() -> list[str]:
     """Every edge response of the numeric questions, once each, sorted."""
-    return sorted({r for q in exam_page.questions() if q.kind == "numeric" for r in edge_responses(q)})
+    return sorted(
+        {
+            r
+            for q in exam_page.questions()
+            if q.kind == "numeric"
+            for r in edge_responses(q)
+        }
+    )
 
 
 def label_sets() -> list[list[str]]:
     """The first k option labels of every choice question, k = 0 .. all (for joining into one line)."""
-    return [[o.label for o in q.options[:k]] for q in exam_page.questions() for k in range(len(q.options) + 1)]
+    return [
+        [o.label for o in q.options[:k]]
+        for q in exam_page.questions()
+        for k in range(len(q.options) + 1)
+    ]

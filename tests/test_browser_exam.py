@@ -15,7 +15,14 @@ import pytest
 from attention_workshop.build import exam_page
 from attention_workshop.chapters import final_exam, final_exam_grading
 
-from .exam_sheets import answers_with, grading_sheets, label_sets, right, typed_numbers, wrong
+from .exam_sheets import (
+    answers_with,
+    grading_sheets,
+    label_sets,
+    right,
+    typed_numbers,
+    wrong,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +36,9 @@ def open_exam(page, site_url: str) -> None:
 
 
 def active_matches(page, selector: str) -> bool:
-    return page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector)
+    return page.evaluate(
+        "s => !!document.activeElement && document.activeElement.matches(s)", selector
+    )
 
 
 def tab_to(page, selector: str, limit: int = 400) -> None:
@@ -47,7 +56,9 @@ def answer_by_keyboard(page, answers: dict) -> None:
         a = answers[q.qid]
         if q.kind == "single":
             tab_to(page, f'input[name="q-{q.qid}"]')
-            for _ in range(len(q.options) + 1):  # arrow keys move and select within the group
+            for _ in range(
+                len(q.options) + 1
+            ):  # arrow keys move and select within the group
                 if page.evaluate("() => document.activeElement.value") == a:
                     break
                 page.keyboard.press("ArrowDown")
@@ -84,7 +95,9 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
     page, log = page_and_log
     open_exam(page, site_url)
     body = page.content()
-    assert all(q.explanation not in body for q in QS), "explanations must not ship in the markup"
+    assert all(q.explanation not in body for q in QS), (
+        "explanations must not ship in the markup"
+    )
     answers = answers_with(n_right)
     answer_by_keyboard(page, answers)
     grade_by_keyboard(page)
@@ -93,10 +106,14 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
     assert (score, passed) == (n_right, n_right >= 13)
     verdict = "PASS" if passed else "NOT YET"
     line = score_line(page)
-    assert f"{score}/{N}" in line and f"{exam.percent(score, N)}%" in line, line
+    assert (
+        f"{score}/{N}" in line and f"{final_exam_grading.percent(score, N)}%" in line
+    ), line
     assert page.inner_text(".exam-verdict") == verdict
     status = page.inner_text(".exam-status")
-    assert f"{score} out of {N}" in status and verdict in status  # the live region says it aloud
+    assert (
+        f"{score} out of {N}" in status and verdict in status
+    )  # the live region says it aloud
     assert active_matches(page, "#exam-result-title"), "focus moves to the result"
 
     items = page.locator(".exam-review > li")
@@ -108,7 +125,10 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
         assert "Answer: " in text and q.explanation in text
         href = item.locator(".exam-where a").get_attribute("href")
         page_name, anchor = q.learn.split("#")
-        assert href.endswith(f"{page_name.removesuffix('.md')}/#{anchor}"), (q.qid, href)
+        assert href.endswith(f"{page_name.removesuffix('.md')}/#{anchor}"), (
+            q.qid,
+            href,
+        )
     assert_clean(log)
 
 
@@ -125,27 +145,49 @@ def test_retake_resets_and_reload_keeps_progress(page_and_log, site_url):
             assert page.input_value(f"#q-{q.qid}-input") == a
         else:
             for o in q.options:
-                assert page.is_checked(f"#q-{q.qid}-{o.key}") == (o.key in ([a] if isinstance(a, str) else a))
+                assert page.is_checked(f"#q-{q.qid}-{o.key}") == (
+                    o.key in ([a] if isinstance(a, str) else a)
+                )
     assert page.locator(".exam-result").is_hidden()
 
     grade_by_keyboard(page)
     first = score_line(page)
     page.reload()
-    page.wait_for_selector(".exam-result:not([hidden])")  # a graded exam comes back graded
+    page.wait_for_selector(
+        ".exam-result:not([hidden])"
+    )  # a graded exam comes back graded
     assert score_line(page) == first and page.locator(".exam-review > li").count() == N
 
-    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.includes('final-exam')).length") == 1
+    assert (
+        page.evaluate(
+            "() => Object.keys(localStorage).filter(k => k.includes('final-exam')).length"
+        )
+        == 1
+    )
     tab_to(page, "button.exam-retake")
     page.keyboard.press("Enter")
     assert page.locator(".exam-result").is_hidden()
-    assert page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
-    assert page.evaluate("() => Object.keys(localStorage).filter(k => k.includes('final-exam'))") == []
-    assert active_matches(page, "#exam-form input"), "focus returns to the first question"
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)"
+    )
+    assert (
+        page.evaluate(
+            "() => Object.keys(localStorage).filter(k => k.includes('final-exam'))"
+        )
+        == []
+    )
+    assert active_matches(page, "#exam-form input"), (
+        "focus returns to the first question"
+    )
     page.reload()
     page.wait_for_selector("#exam-form[data-ready]", state="attached")
-    assert page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)"
+    )
 
-    page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # clear works before grading too
+    page.check(
+        f"#q-{QS[0].qid}-{QS[0].options[0].key}"
+    )  # clear works before grading too
     page.click("button.exam-clear")
     page.reload()
     page.wait_for_selector("#exam-form[data-ready]", state="attached")
@@ -161,7 +203,9 @@ def grading_module(site_url: str) -> str:
 def test_page_and_python_grade_alike(page_and_log, site_url):
     page, log = page_and_log
     open_exam(page, site_url)
-    data = page.evaluate("async () => (await fetch(document.querySelector('a.exam-data').href)).json()")
+    data = page.evaluate(
+        "async () => (await fetch(document.querySelector('a.exam-data').href)).json()"
+    )
     assert data == json.loads(exam_page.site_files()["generated/exam.json"])
 
     cases = grading_sheets()
@@ -169,22 +213,32 @@ def test_page_and_python_grade_alike(page_and_log, site_url):
         "async ([url, data, cases]) => { const { grade } = await import(url);"
         " return cases.map(c => { const g = grade(data, c);"
         " return [g.score, g.passed, g.percent, data.questions.map(q => g.correct[q.id])]; }); }",
-        [grading_module(site_url), data, cases])
+        [grading_module(site_url), data, cases],
+    )
     assert len(theirs) == len(cases) > 200
     for case, (score, passed, pct, per_q) in zip(cases, theirs):
         assert (score, passed) == final_exam_grading.grade(QS, case), case
-        assert pct == exam.percent(score, N)
-        assert per_q == [q.qid in case and final_exam_grading.is_correct(q, case[q.qid]) for q in QS], case
+        assert pct == final_exam_grading.percent(score, N)
+        assert per_q == [
+            q.qid in case and final_exam_grading.is_correct(q, case[q.qid]) for q in QS
+        ], case
 
     typed = typed_numbers()
-    parsed = page.evaluate("async ([url, ts]) => { const { parseNumber } = await import(url); return ts.map(parseNumber); }",
-                           [grading_module(site_url), typed])
+    parsed = page.evaluate(
+        "async ([url, ts]) => { const { parseNumber } = await import(url); return ts.map(parseNumber); }",
+        [grading_module(site_url), typed],
+    )
     assert parsed == [final_exam_grading.parse_number(t) for t in typed]
-    assert final_exam_grading.parse_number("１４７４５６") == 147456 and final_exam_grading.parse_number("١٤٧٤٥٦") is None
+    assert (
+        final_exam_grading.parse_number("１４７４５６") == 147456
+        and final_exam_grading.parse_number("١٤٧٤٥٦") is None
+    )
 
     sets = label_sets()
-    joined = page.evaluate("async ([url, ls]) => { const { joinLabels } = await import(url); return ls.map(joinLabels); }",
-                           [grading_module(site_url), sets])
+    joined = page.evaluate(
+        "async ([url, ls]) => { const { joinLabels } = await import(url); return ls.map(joinLabels); }",
+        [grading_module(site_url), sets],
+    )
     assert joined == [final_exam.join_labels(ls) for ls in sets]
     assert_clean(log)
 
@@ -198,32 +252,40 @@ def test_mouse_graded_sheet_matches_python(page_and_log, site_url):
         if q.kind == "numeric":
             page.fill(f"#q-{q.qid}-input", a)
         else:
-            for key in ([a] if isinstance(a, str) else a):
+            for key in [a] if isinstance(a, str) else a:
                 page.check(f"#q-{q.qid}-{key}")
     page.click("button.exam-grade")
     page.wait_for_selector(".exam-result:not([hidden])")
     score, passed = final_exam_grading.grade(QS, sheet)
     assert f"{score}/{N}" in score_line(page)
     assert page.inner_text(".exam-verdict") == ("PASS" if passed else "NOT YET")
-    page.fill(f"#q-{QS[1].qid}-input", "1")  # changing an answer withdraws the old score
+    page.fill(
+        f"#q-{QS[1].qid}-input", "1"
+    )  # changing an answer withdraws the old score
     assert page.locator(".exam-result").is_hidden()
     assert_clean(log)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_narrow_screen_and_both_schemes(browser, site_url, scheme):
-    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme=scheme)
+    context = browser.new_context(
+        viewport={"width": 375, "height": 800}, color_scheme=scheme
+    )
     page = context.new_page()
     try:
         open_exam(page, site_url)
         page.click("button.exam-grade")
         page.wait_for_selector(".exam-result:not([hidden])")
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
-        fg, bg = page.evaluate("""() => { const v = document.querySelector('.exam-verdict');
+        fg, bg = (
+            page.evaluate("""() => { const v = document.querySelector('.exam-verdict');
             const s = getComputedStyle(v); return [s.color, s.backgroundColor]; }""")
+        )
         assert fg != bg
         page.keyboard.press("Tab")  # focus is drawn: an outline on the focused control
-        outline = page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        outline = page.evaluate(
+            "() => getComputedStyle(document.activeElement).outlineStyle"
+        )
         assert outline not in ("none", ""), outline
     finally:
         context.close()
@@ -232,7 +294,10 @@ def test_narrow_screen_and_both_schemes(browser, site_url, scheme):
 def test_enter_in_an_answer_box_does_not_grade(page_and_log, site_url):
     page, log = page_and_log
     fetched = []
-    page.on("request", lambda req: fetched.append(req.url) if exam.DATA_PATH in req.url else None)
+    page.on(
+        "request",
+        lambda req: fetched.append(req.url) if exam_page.DATA_PATH in req.url else None,
+    )
     open_exam(page, site_url)
     url = page.url
     numeric = next(q for q in QS if q.kind == "numeric")
@@ -243,7 +308,9 @@ def test_enter_in_an_answer_box_does_not_grade(page_and_log, site_url):
     page.focus(f"#q-{single.qid}-{single.options[0].key}")
     page.keyboard.press("Space")
     page.keyboard.press("Enter")
-    page.wait_for_timeout(300)  # a grade, had it started, would fetch the answers and show the result
+    page.wait_for_timeout(
+        300
+    )  # a grade, had it started, would fetch the answers and show the result
     assert page.locator(".exam-result").is_hidden()
     assert "score" not in page.inner_text(".exam-status").lower()
     assert page.url == url and fetched == []
@@ -257,16 +324,20 @@ def test_enter_in_an_answer_box_does_not_grade(page_and_log, site_url):
 def test_stale_progress_is_removed_on_load(page_and_log, site_url):
     page, log = page_and_log
     open_exam(page, site_url)
-    current = "attention-workshop/final-exam/" + exam.version()
+    current = "attention-workshop/final-exam/" + exam_page.version()
     page.evaluate("""() => {
         localStorage.setItem('attention-workshop/final-exam/000000000000', '{"answers": {}, "graded": true}');
         localStorage.setItem('attention-workshop/final-exam/old', 'not even JSON');
         localStorage.setItem('attention-workshop/inside-the-model', 'another page keeps its own');
     }""")
-    page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # saves progress under the current version
+    page.check(
+        f"#q-{QS[0].qid}-{QS[0].options[0].key}"
+    )  # saves progress under the current version
     page.reload()
     page.wait_for_selector("#exam-form[data-ready]", state="attached")
-    keys = page.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('attention-workshop/')).sort()")
+    keys = page.evaluate(
+        "() => Object.keys(localStorage).filter(k => k.startsWith('attention-workshop/')).sort()"
+    )
     assert keys == sorted([current, "attention-workshop/inside-the-model"]), keys
     assert page.is_checked(f"#q-{QS[0].qid}-{QS[0].options[0].key}")
     assert_clean(log)
@@ -294,7 +365,7 @@ def _luminance(rgb: tuple[float, float, float]) -> float:
 
 def contrast(fg: str, bg: str) -> float:
     """WCAG contrast ratio of two opaque CSS colours given as rgb(...) strings."""
-    parse = lambda s: tuple(float(v) for v in re.findall(r"[\d.]+", s)[:3])  # noqa: E731
+    parse = lambda s: tuple(float(v) for v in re.findall(r"[\d.]+", s)[:3])
     a, b = sorted((_luminance(parse(fg)), _luminance(parse(bg))))
     return (b + 0.05) / (a + 0.05)
 
@@ -309,21 +380,30 @@ def test_buttons_meet_aa_at_rest_hovered_and_focused(browser, site_url, scheme):
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme,
-                                  reduced_motion="reduce")  # no colour transition half-way
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900},
+        color_scheme=scheme,
+        reduced_motion="reduce",
+    )  # no colour transition half-way
     page = context.new_page()
     problems = []
     try:
         open_exam(page, site_url)
-        page.click("button.exam-grade")  # shows the result, and with it the Retake button
+        page.click(
+            "button.exam-grade"
+        )  # shows the result, and with it the Retake button
         page.wait_for_selector(".exam-result:not([hidden])")
         want = "slate" if scheme == "dark" else "default"
-        assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == want
+        assert (
+            page.evaluate("document.body.getAttribute('data-md-color-scheme')") == want
+        )
         page_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
         for selector in BUTTONS:
             for state in ("rest", "hover", "focus", "focus+hover"):
                 page.mouse.move(0, 0)
-                page.evaluate("() => document.activeElement && document.activeElement.blur()")
+                page.evaluate(
+                    "() => document.activeElement && document.activeElement.blur()"
+                )
                 if "focus" in state:
                     page.focus(selector)
                 if "hover" in state:
@@ -331,15 +411,27 @@ def test_buttons_meet_aa_at_rest_hovered_and_focused(browser, site_url, scheme):
                 page.wait_for_timeout(50)
                 fg, bg = page.evaluate(
                     "s => { const c = getComputedStyle(document.querySelector(s));"
-                    " return [c.color, c.backgroundColor]; }", selector)
+                    " return [c.color, c.backgroundColor]; }",
+                    selector,
+                )
                 fill = page_bg if bg in ("rgba(0, 0, 0, 0)", "transparent") else bg
                 ratio = contrast(fg, fill)
                 if ratio < 4.5:
-                    problems.append(f"{selector} [{state}]: {fg} on {fill} is {ratio:.2f}:1")
-                result = axe.run(page, context=".exam-actions, .exam-retake",
-                                 options={"runOnly": ["color-contrast"], "resultTypes": ["violations"]})
+                    problems.append(
+                        f"{selector} [{state}]: {fg} on {fill} is {ratio:.2f}:1"
+                    )
+                result = axe.run(
+                    page,
+                    context=".exam-actions, .exam-retake",
+                    options={
+                        "runOnly": ["color-contrast"],
+                        "resultTypes": ["violations"],
+                    },
+                )
                 for v in result.response["violations"]:
-                    problems.append(f"{selector} [{state}]: axe {v['id']} on {[n['target'] for n in v['nodes']]}")
+                    problems.append(
+                        f"{selector} [{state}]: axe {v['id']} on {[n['target'] for n in v['nodes']]}"
+                    )
     finally:
         context.close()
     assert not problems, "\n".join(problems)
@@ -349,41 +441,53 @@ STORAGE_KEY = "attention-workshop/final-exam/"
 
 
 def no_answers(page) -> bool:
-    return page.evaluate("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+    return page.evaluate(
+        "() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)"
+    )
 
 
 def _malformed() -> dict[str, str]:
     """Saved progress that must not come back, by what is wrong with it."""
     q = QS[0]  # a choice question: its answer is an option key
     numeric = next(x for x in QS if x.kind == "numeric")
-    now = {"version": exam.version(), "answers": {}, "edited": {}, "gradedAt": 0}
+    now = {"version": exam_page.version(), "answers": {}, "edited": {}, "gradedAt": 0}
     return {
         "answers null": json.dumps({"answers": None, "graded": True}),
         "answers null, new format": json.dumps({**now, "answers": None}),
         "not JSON": "not even JSON",
         "a list": "[1, 2]",
         "a number for a choice": json.dumps({"answers": {q.qid: 5}, "graded": False}),
-        "a number for a typed answer": json.dumps({**now, "answers": {numeric.qid: 0.5}}),
-        "an unknown question": json.dumps({"answers": {"no-such-question": "a"}, "graded": False}),
-        "an option the question lacks": json.dumps({"answers": {q.qid: "zz"}, "graded": False}),
+        "a number for a typed answer": json.dumps(
+            {**now, "answers": {numeric.qid: 0.5}}
+        ),
+        "an unknown question": json.dumps(
+            {"answers": {"no-such-question": "a"}, "graded": False}
+        ),
+        "an option the question lacks": json.dumps(
+            {"answers": {q.qid: "zz"}, "graded": False}
+        ),
         "graded not a boolean": json.dumps({"answers": {}, "graded": "yes"}),
         "another version": json.dumps({**now, "version": "000000000000"}),
     }
 
 
 @pytest.mark.parametrize("name", list(_malformed()))
-def test_unreadable_saved_progress_is_discarded_with_a_notice(page_and_log, site_url, name):
+def test_unreadable_saved_progress_is_discarded_with_a_notice(
+    page_and_log, site_url, name
+):
     """Saved progress that does not validate never breaks the start: it is dropped, and the page says so."""
     page, log = page_and_log
     open_exam(page, site_url)
-    key = STORAGE_KEY + exam.version()
+    key = STORAGE_KEY + exam_page.version()
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, _malformed()[name]])
     page.reload()
     page.wait_for_selector("#exam-form[data-ready]", state="attached")
     assert "could not be read" in page.inner_text(".exam-status"), f"{name}: no notice"
     assert no_answers(page), f"{name}: an answer came back"
     assert page.locator(".exam-result").is_hidden()
-    assert page.evaluate("k => localStorage.getItem(k)", key) is None, f"{name}: the unreadable progress is kept"
+    assert page.evaluate("k => localStorage.getItem(k)", key) is None, (
+        f"{name}: the unreadable progress is kept"
+    )
     page.check(f"#q-{QS[0].qid}-{QS[0].options[0].key}")  # and the exam works as ever
     page.reload()
     page.wait_for_selector("#exam-form[data-ready]", state="attached")
@@ -405,20 +509,32 @@ def test_two_tabs_keep_each_others_answers(page_and_log, site_url):
     a.check(f"#q-{q1.qid}-{q1.options[0].key}")
     b.check(f"#q-{q2.qid}-{q2.options[1].key}")
     b.fill(f"#q-{numeric.qid}-input", "0,5")
-    b.wait_for_function(f"document.querySelector('#q-{q1.qid}-{q1.options[0].key}').checked")  # tab A's answer shows in B
-    a.wait_for_function(f"document.querySelector('#q-{numeric.qid}-input').value === '0,5'")  # and B's in A
+    b.wait_for_function(
+        f"document.querySelector('#q-{q1.qid}-{q1.options[0].key}').checked"
+    )  # tab A's answer shows in B
+    a.wait_for_function(
+        f"document.querySelector('#q-{numeric.qid}-input').value === '0,5'"
+    )  # and B's in A
     for page in (a, b):
         page.reload()
         page.wait_for_selector("#exam-form[data-ready]", state="attached")
-        assert page.is_checked(f"#q-{q1.qid}-{q1.options[0].key}"), "tab A's answer was lost"
-        assert page.is_checked(f"#q-{q2.qid}-{q2.options[1].key}"), "tab B's answer was lost"
+        assert page.is_checked(f"#q-{q1.qid}-{q1.options[0].key}"), (
+            "tab A's answer was lost"
+        )
+        assert page.is_checked(f"#q-{q2.qid}-{q2.options[1].key}"), (
+            "tab B's answer was lost"
+        )
         assert page.input_value(f"#q-{numeric.qid}-input") == "0,5"
     b.check(f"#q-{q1.qid}-{q1.options[2].key}")  # B changes A's answer later: B's wins
-    a.wait_for_function(f"document.querySelector('#q-{q1.qid}-{q1.options[2].key}').checked")
+    a.wait_for_function(
+        f"document.querySelector('#q-{q1.qid}-{q1.options[2].key}').checked"
+    )
     a.reload()
     a.wait_for_selector("#exam-form[data-ready]", state="attached")
     assert a.is_checked(f"#q-{q1.qid}-{q1.options[2].key}")
     a.click("button.exam-clear")  # clearing in one tab clears the other
-    b.wait_for_function("() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)")
+    b.wait_for_function(
+        "() => [...document.querySelectorAll('#exam-form input')].every(i => i.type === 'text' ? !i.value : !i.checked)"
+    )
     assert "another tab" in b.inner_text(".exam-status")
     assert_clean(log)

@@ -16,8 +16,24 @@ from attention_workshop.chapters import inside_the_model as inside
 pytestmark = pytest.mark.browser
 
 PAGE = "inside-the-model/"
-STEPS = ["Projections", "Scores", "Scale", "Causal mask", "Softmax", "Weighted sum", "Output projection"]
-IDS = ["projections", "scores", "scale", "causal-mask", "softmax", "weighted-sum", "output-projection"]
+STEPS = [
+    "Projections",
+    "Scores",
+    "Scale",
+    "Causal mask",
+    "Softmax",
+    "Weighted sum",
+    "Output projection",
+]
+IDS = [
+    "projections",
+    "scores",
+    "scale",
+    "causal-mask",
+    "softmax",
+    "weighted-sum",
+    "output-projection",
+]
 
 
 def open_page(page, site_url, hash_: str = ""):
@@ -29,25 +45,38 @@ def open_page(page, site_url, hash_: str = ""):
 def shown(page, selector: str) -> np.ndarray:
     """The numbers printed in a grid's cells (the minus sign is U+2212 on the page)."""
     rows = page.eval_on_selector_all(
-        f"{selector} tbody tr", "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))")
-    return np.array([[float(t.replace("−∞", "-inf").replace("−", "-")) for t in row] for row in rows])
+        f"{selector} tbody tr",
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.textContent))",
+    )
+    return np.array(
+        [
+            [float(t.replace("−∞", "-inf").replace("−", "-")) for t in row]
+            for row in rows
+        ]
+    )
 
 
 def exact(page, name: str) -> np.ndarray:
     """Every digit of a grid of the explorer: each cell's data-v (-inf for a masked score)."""
-    rows = page.eval_on_selector_all(f'.ins-grids table[data-name="{name}"] tbody tr',
-                                     "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.dataset.v))")
+    rows = page.eval_on_selector_all(
+        f'.ins-grids table[data-name="{name}"] tbody tr',
+        "trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.dataset.v))",
+    )
     return np.array([[float(v) for v in row] for row in rows])
 
 
 def step(page) -> int:
     """The step the explorer shows (its current step button)."""
-    return int(page.locator('.ins-stepbtn[aria-current="step"]').get_attribute("data-step"))
+    return int(
+        page.locator('.ins-stepbtn[aria-current="step"]').get_attribute("data-step")
+    )
 
 
 def selected_row(page) -> int:
     """The selected token (0-based): the one the nudge buttons edit."""
-    return int(page.locator(".ins-word.ins-selected select").get_attribute("data-token"))
+    return int(
+        page.locator(".ins-word.ins-selected select").get_attribute("data-token")
+    )
 
 
 def words(page) -> list[str]:
@@ -55,7 +84,9 @@ def words(page) -> list[str]:
 
 
 def wait_for_step(page, n: int) -> None:
-    page.wait_for_function(f"document.querySelector('.ins-stepbtn[aria-current=step]')?.dataset.step === '{n}'")
+    page.wait_for_function(
+        f"document.querySelector('.ins-stepbtn[aria-current=step]')?.dataset.step === '{n}'"
+    )
 
 
 def title(page) -> str:
@@ -68,22 +99,42 @@ def clean(log) -> None:
 
 
 #: The grids of each step, by name, and the key of inside.compute each one shows (of the head shown).
-GRIDS = {1: {"x": "x", "q": "q", "k": "k", "v": "v"}, 2: {"scores": "scores"}, 3: {"scaled": "scaled"},
-         4: {"masked": "masked"}, 5: {"weights": "weights"}, 6: {"heads": "heads"}, 7: {"concat": "concat", "y": "y"}}
+GRIDS = {
+    1: {"x": "x", "q": "q", "k": "k", "v": "v"},
+    2: {"scores": "scores"},
+    3: {"scaled": "scaled"},
+    4: {"masked": "masked"},
+    5: {"weights": "weights"},
+    6: {"heads": "heads"},
+    7: {"concat": "concat", "y": "y"},
+}
 
 
 def assert_matches_package(page, label: str, nudge=None) -> None:
     """Every grid of every step, for both heads, as the page shows it (every digit), equals inside.compute
     on the words the page shows and ``nudge``. The page is left at the step and head it was on."""
-    at, head_at = step(page), int(page.locator('.ins-head[aria-pressed="true"]').get_attribute("data-head"))
+    at, head_at = (
+        step(page),
+        int(page.locator('.ins-head[aria-pressed="true"]').get_attribute("data-head")),
+    )
     ref = inside.compute(words(page), None if nudge is None else np.array(nudge))
     for head in (0, 1):
         page.click(f'.ins-head[data-head="{head}"]')
         for n, grids in GRIDS.items():
             page.click(f'.ins-stepbtn[data-step="{n}"]')
             for name, key in grids.items():
-                want = getattr(ref, key) if key in ("x", "concat", "y") else getattr(ref, key)[head]
-                np.testing.assert_allclose(exact(page, name), want, rtol=0, atol=1e-9, err_msg=f"{label}: {name}, head {head + 1}")
+                want = (
+                    getattr(ref, key)
+                    if key in ("x", "concat", "y")
+                    else getattr(ref, key)[head]
+                )
+                np.testing.assert_allclose(
+                    exact(page, name),
+                    want,
+                    rtol=0,
+                    atol=1e-9,
+                    err_msg=f"{label}: {name}, head {head + 1}",
+                )
     page.click(f'.ins-head[data-head="{head_at}"]')
     page.click(f'.ins-stepbtn[data-step="{at}"]')
 
@@ -96,8 +147,12 @@ def test_seven_steps_by_mouse_and_by_keyboard(page_and_log, site_url):
         page.click(f'.ins-stepbtn[data-step="{n}"]')
         assert title(page) == f"Step {n} of 7: {name}"
         assert page.evaluate("location.hash") == f"#step={n}"
-        current = page.eval_on_selector_all(".ins-line.ins-current", "ls => ls.map(l => l.dataset.steps)")
-        assert current and all(str(n) in c.split() for c in current), f"step {n}: code lines {current}"
+        current = page.eval_on_selector_all(
+            ".ins-line.ins-current", "ls => ls.map(l => l.dataset.steps)"
+        )
+        assert current and all(str(n) in c.split() for c in current), (
+            f"step {n}: code lines {current}"
+        )
         # the explanation is the static section's own paragraph
         static = page.locator(f"#{IDS[n - 1]} + p").inner_text()
         assert page.locator(".ins-text p").first.inner_text() == static
@@ -114,7 +169,10 @@ def test_seven_steps_by_mouse_and_by_keyboard(page_and_log, site_url):
     assert step(page) == 1
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert title(page) == "Step 3 of 7: Scale" and page.evaluate("location.hash") == "#step=3"
+    assert (
+        title(page) == "Step 3 of 7: Scale"
+        and page.evaluate("location.hash") == "#step=3"
+    )
     # Tab reaches the controls, and focus is visible
     page.keyboard.press("Tab")
     outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
@@ -127,7 +185,9 @@ def test_a_step_can_be_linked(page_and_log, site_url):
     open_page(page, site_url, "#step=5")
     assert title(page) == "Step 5 of 7: Softmax"
     page.evaluate("location.hash = '#step=2'")
-    page.wait_for_function("document.querySelector('.ins-title').textContent.startsWith('Step 2')")
+    page.wait_for_function(
+        "document.querySelector('.ins-title').textContent.startsWith('Step 2')"
+    )
     clean(log)
 
 
@@ -135,23 +195,37 @@ def test_scale_and_head_switch_show_the_packages_numbers(page_and_log, site_url)
     page, log = page_and_log
     open_page(page, site_url, "#step=5")
     ref = inside.compute()
-    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="weights"]'), ref.weights[0], atol=0.005 + 1e-12)
+    np.testing.assert_allclose(
+        shown(page, '.ins-grids table[data-name="weights"]'),
+        ref.weights[0],
+        atol=0.005 + 1e-12,
+    )
     page.click('.ins-head[data-head="1"]')
     assert "head 2" in page.locator(".ins-grids caption").inner_text()
-    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="weights"]'), ref.weights[1], atol=0.005 + 1e-12)
+    np.testing.assert_allclose(
+        shown(page, '.ins-grids table[data-name="weights"]'),
+        ref.weights[1],
+        atol=0.005 + 1e-12,
+    )
 
     page.click('.ins-scale[data-scale="gpt2"]')
     text = page.locator("#inside-explorer").inner_text()
     assert "768" in text and "2304" in text
-    assert page.locator(".ins-grids table").count() == 0  # GPT-2 shows shapes and costs, not numbers
-    assert "12 × [1024×1024]" in page.locator(".ins-op").inner_text()  # shapes: plain digits
+    assert (
+        page.locator(".ins-grids table").count() == 0
+    )  # GPT-2 shows shapes and costs, not numbers
+    assert (
+        "12 × [1024×1024]" in page.locator(".ins-op").inner_text()
+    )  # shapes: plain digits
     assert "(1, 12, 1024, 64)" in page.locator(".ins-code").inner_text()
     page.click('.ins-stepbtn[data-step="1"]')
     assert "3.5 MFLOPs per token" in page.locator(".ins-op").inner_text()
     page.click('.ins-stepbtn[data-step="7"]')
     assert "1.2 MFLOPs per token" in page.locator(".ins-op").inner_text()
     page.click('.ins-scale[data-scale="toy"]')
-    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="y"]'), ref.y, atol=0.005 + 1e-12)
+    np.testing.assert_allclose(
+        shown(page, '.ins-grids table[data-name="y"]'), ref.y, atol=0.005 + 1e-12
+    )
     assert "(1, 2, 5, 4)" in page.locator(".ins-code").inner_text()
     clean(log)
 
@@ -162,15 +236,32 @@ def test_row_breakdown_by_click_hover_and_keys(page_and_log, site_url):
     ref = inside.compute()
     page.click('.ins-grids .ins-rowbtn[data-row="2"]')
     assert "3 by" in page.locator(".ins-rowpanel h4").inner_text()
-    weights = page.eval_on_selector_all(".ins-breakdown tbody tr:not(.ins-sum) td:nth-child(3)", "tds => tds.map(t => t.textContent)")
-    np.testing.assert_allclose([float(w) for w in weights], ref.weights[0, 2], atol=0.005 + 1e-12)
-    out = page.locator(".ins-breakdown .ins-out").inner_text().strip("[]").replace("−", "-")
-    np.testing.assert_allclose([float(v) for v in out.split(",")], ref.heads[0, 2], atol=0.0005 + 1e-12)
-    assert page.locator(".ins-breakdown .ins-future").count() == 2  # tokens 4 and 5 are hidden from token 3
+    weights = page.eval_on_selector_all(
+        ".ins-breakdown tbody tr:not(.ins-sum) td:nth-child(3)",
+        "tds => tds.map(t => t.textContent)",
+    )
+    np.testing.assert_allclose(
+        [float(w) for w in weights], ref.weights[0, 2], atol=0.005 + 1e-12
+    )
+    out = (
+        page.locator(".ins-breakdown .ins-out")
+        .inner_text()
+        .strip("[]")
+        .replace("−", "-")
+    )
+    np.testing.assert_allclose(
+        [float(v) for v in out.split(",")], ref.heads[0, 2], atol=0.0005 + 1e-12
+    )
+    assert (
+        page.locator(".ins-breakdown .ins-future").count() == 2
+    )  # tokens 4 and 5 are hidden from token 3
 
     # hovering another row does not select it
     page.hover('.ins-grids tr[data-row="0"]')
-    assert selected_row(page) == 2 and "3 by" in page.locator(".ins-rowpanel h4").inner_text()
+    assert (
+        selected_row(page) == 2
+        and "3 by" in page.locator(".ins-rowpanel h4").inner_text()
+    )
 
     page.locator('.ins-grids .ins-rowbtn[data-row="0"]').focus()
     page.keyboard.press("ArrowDown")
@@ -184,13 +275,19 @@ def test_hover_does_not_change_which_token_a_nudge_edits(page_and_log, site_url)
     page, log = page_and_log
     open_page(page, site_url, "#step=1")
     before = exact(page, "x")
-    page.click('.ins-grids table[data-name="x"] .ins-rowbtn[data-row="1"]')  # select "2 boat"
-    page.hover('.ins-grids table[data-name="x"] tr[data-row="4"]')  # the pointer crosses another row
+    page.click(
+        '.ins-grids table[data-name="x"] .ins-rowbtn[data-row="1"]'
+    )  # select "2 boat"
+    page.hover(
+        '.ins-grids table[data-name="x"] tr[data-row="4"]'
+    )  # the pointer crosses another row
     assert selected_row(page) == 1, "hovering a row selected it"
     page.click('.ins-plus[data-feature="0"]')
-    assert "Nudge token 2 (\"boat\")" in page.locator(".ins-nudges p").inner_text()
+    assert 'Nudge token 2 ("boat")' in page.locator(".ins-nudges p").inner_text()
     changed = np.argwhere(exact(page, "x") != before).tolist()
-    assert changed == [[1, 0]], f"the nudge changed x at {changed}, not token 2's first number"
+    assert changed == [[1, 0]], (
+        f"the nudge changed x at {changed}, not token 2's first number"
+    )
     clean(log)
 
 
@@ -201,11 +298,16 @@ def test_arrow_keys_move_from_the_focused_row(page_and_log, site_url):
     page.click('.ins-grids .ins-rowbtn[data-row="3"]')
     page.locator('.ins-grids .ins-rowbtn[data-row="0"]').focus()
     page.keyboard.press("ArrowDown")
-    assert selected_row(page) == 1, "ArrowDown moved from the selected row, not the focused one"
+    assert selected_row(page) == 1, (
+        "ArrowDown moved from the selected row, not the focused one"
+    )
     assert page.evaluate("document.activeElement.dataset.row") == "1"
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowUp")  # already the first row: stays
-    assert selected_row(page) == 0 and page.evaluate("document.activeElement.dataset.row") == "0"
+    assert (
+        selected_row(page) == 0
+        and page.evaluate("document.activeElement.dataset.row") == "0"
+    )
     clean(log)
 
 
@@ -220,7 +322,9 @@ def test_live_edits_equal_the_package(page_and_log, site_url):
     assert words(page) == ["the", "money", "by", "the", "vault"]
     assert_matches_package(page, "words picked")
     ref = inside.compute(["the", "money", "by", "the", "vault"])
-    np.testing.assert_allclose(shown(page, '.ins-grids table[data-name="y"]'), ref.y, atol=0.005 + 1e-12)
+    np.testing.assert_allclose(
+        shown(page, '.ins-grids table[data-name="y"]'), ref.y, atol=0.005 + 1e-12
+    )
 
     # 2. nudge the selected token's numbers (the page adds 0.1 at a time: so does the expected nudge)
     page.click('.ins-grids .ins-rowbtn[data-row="2"]')
@@ -235,11 +339,19 @@ def test_live_edits_equal_the_package(page_and_log, site_url):
     # 3. more tokens, up to 8, and the grid grows
     for _ in range(3):
         page.click(".ins-more")
-    assert len(words(page)) == inside.MAX_TOKENS and page.locator(".ins-more").is_disabled()
+    assert (
+        len(words(page)) == inside.MAX_TOKENS
+        and page.locator(".ins-more").is_disabled()
+    )
     page.click('.ins-stepbtn[data-step="2"]')
     assert shown(page, '.ins-grids table[data-name="scores"]').shape == (8, 8)
-    assert "64 score cells" in page.locator(".ins-growth").inner_text() and "×4" in page.locator(".ins-growth").inner_text()
-    assert_matches_package(page, "8 tokens", np.vstack([nudge, np.zeros((3, inside.TOY.n_embd))]))
+    assert (
+        "64 score cells" in page.locator(".ins-growth").inner_text()
+        and "×4" in page.locator(".ins-growth").inner_text()
+    )
+    assert_matches_package(
+        page, "8 tokens", np.vstack([nudge, np.zeros((3, inside.TOY.n_embd))])
+    )
 
     # 4. down to one token: all its weight on itself
     for _ in range(7):
@@ -262,33 +374,52 @@ def test_without_javascript_every_step_is_static(browser, site_url):
     assert page.locator(".ins-static").count() == 7
     assert page.locator(".ins-nojs").is_visible()
     ref = inside.compute()
-    np.testing.assert_allclose(shown(page, '.ins-static[data-step="5"] table.ins-grid'), ref.weights[0], atol=0.005 + 1e-12)
+    np.testing.assert_allclose(
+        shown(page, '.ins-static[data-step="5"] table.ins-grid'),
+        ref.weights[0],
+        atol=0.005 + 1e-12,
+    )
     context.close()
 
 
 def test_narrow_dark_and_reduced_motion(browser, site_url):
-    context = browser.new_context(viewport={"width": 375, "height": 800}, color_scheme="dark", reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": 375, "height": 800},
+        color_scheme="dark",
+        reduced_motion="reduce",
+    )
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_page(page, site_url, "#step=5")
     page.evaluate("document.body.setAttribute('data-md-color-scheme', 'slate')")
-    assert page.evaluate("document.documentElement.scrollWidth") <= 376, "the page must not scroll sideways at 375px"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 376, (
+        "the page must not scroll sideways at 375px"
+    )
     box = page.locator(".ins-next").bounding_box()
     assert box and box["x"] + box["width"] <= 375
     # light text on the dark scheme's cells
-    rgb = page.eval_on_selector(".ins-grids td.ins-pos", "td => getComputedStyle(td).color")
+    rgb = page.eval_on_selector(
+        ".ins-grids td.ins-pos", "td => getComputedStyle(td).color"
+    )
     r, g, b = (int(v) for v in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3])
     assert (r + g + b) / 3 > 150, f"cell text {rgb} is too dark for the slate scheme"
-    assert page.eval_on_selector(".ins-next", "b => getComputedStyle(b).transitionDuration") == "0s"
+    assert (
+        page.eval_on_selector(
+            ".ins-next", "b => getComputedStyle(b).transitionDuration"
+        )
+        == "0s"
+    )
     assert errors == []
     context.close()
 
 
 def active(page) -> str:
     """What has the keyboard: a short description of document.activeElement."""
-    return page.evaluate("(() => { const a = document.activeElement; return a === document.body || !a ? 'BODY' : "
-                         "a.tagName + '.' + a.className + (a.dataset.fkey ? '#' + a.dataset.fkey : ''); })()")
+    return page.evaluate(
+        "(() => { const a = document.activeElement; return a === document.body || !a ? 'BODY' : "
+        "a.tagName + '.' + a.className + (a.dataset.fkey ? '#' + a.dataset.fkey : ''); })()"
+    )
 
 
 def test_arrow_keys_belong_to_the_explorer_only(page_and_log, site_url):
@@ -311,18 +442,26 @@ def test_arrow_keys_belong_to_the_explorer_only(page_and_log, site_url):
     page.keyboard.press("ArrowRight")
     assert step(page) == 4
     # nothing focused, explorer in view: they still do
-    page.evaluate("document.activeElement.blur(); document.getElementById('inside-explorer').scrollIntoView()")
+    page.evaluate(
+        "document.activeElement.blur(); document.getElementById('inside-explorer').scrollIntoView()"
+    )
     page.keyboard.press("ArrowLeft")
     assert step(page) == 3
     # reading far below the explorer: they do not
-    page.evaluate("document.activeElement.blur(); document.getElementById('code').scrollIntoView()")
+    page.evaluate(
+        "document.activeElement.blur(); document.getElementById('code').scrollIntoView()"
+    )
     page.keyboard.press("ArrowRight")
-    assert step(page) == 3, "a key pressed far below the explorer must not change its step"
+    assert step(page) == 3, (
+        "a key pressed far below the explorer must not change its step"
+    )
     # a wide table of the static steps that scrolls sideways keeps its arrows
     page.set_viewport_size({"width": 375, "height": 800})
     page.evaluate("document.getElementById('inside-explorer').scrollIntoView()")
-    wide = page.evaluate("""(() => { for (const m of document.querySelectorAll('#inside-explorer .ins-matrix'))
-        if (m.scrollWidth > m.clientWidth + 1) { m.querySelector('.ins-rowbtn').focus(); return true; } return false; })()""")
+    wide = page.evaluate("""(() => {
+        for (const m of document.querySelectorAll('#inside-explorer .ins-matrix'))
+            if (m.scrollWidth > m.clientWidth + 1) { m.querySelector('.ins-rowbtn').focus(); return true; }
+        return false; })()""")
     assert wide, "at 375px some grid of step 3 should scroll sideways"
     page.keyboard.press("ArrowRight")
     assert step(page) == 3, "a grid that scrolls sideways keeps its arrow keys"
@@ -334,9 +473,13 @@ def test_code_box_fits_at_1280_at_both_scales(page_and_log, site_url):
     page.set_viewport_size({"width": 1280, "height": 800})
     open_page(page, site_url, "#step=1")
     fits = "(p => p.scrollWidth <= p.clientWidth + 1)"
-    assert page.eval_on_selector(".ins-code", fits), "toy scale: the code box overflows at 1280px"
+    assert page.eval_on_selector(".ins-code", fits), (
+        "toy scale: the code box overflows at 1280px"
+    )
     page.click('.ins-scale[data-scale="gpt2"]')
-    assert page.eval_on_selector(".ins-code", fits), "GPT-2 scale: the code box overflows at 1280px"
+    assert page.eval_on_selector(".ins-code", fits), (
+        "GPT-2 scale: the code box overflows at 1280px"
+    )
     assert "(1, 12, 1024, 64)" in page.locator(".ins-code").inner_text()
     clean(log)
 
@@ -348,7 +491,10 @@ def test_focus_survives_every_re_render(page_and_log, site_url):
     page.locator('select[data-token="1"]').focus()
     page.keyboard.press("ArrowDown")
     assert words(page)[1] != "boat", "the keyboard changed the word"
-    assert active(page) != "BODY" and page.evaluate("document.activeElement.dataset.token") == "1"
+    assert (
+        active(page) != "BODY"
+        and page.evaluate("document.activeElement.dataset.token") == "1"
+    )
     # right on a row button: the next step, focus on the same row of the new grid
     page.locator('.ins-grids .ins-rowbtn[data-row="2"]').click()
     page.keyboard.press("ArrowRight")
@@ -387,8 +533,13 @@ def test_sum_row_prints_the_computed_sum(page_and_log, site_url):
         total = float(page.locator(".ins-breakdown .ins-total").get_attribute("data-v"))
         assert total == pytest.approx(inside.compute().weights[0, row].sum(), abs=1e-12)
         assert abs(total - 1.0) < 1e-12
-        weights = page.eval_on_selector_all(".ins-breakdown tbody tr:not(.ins-sum) td:nth-child(3)", "tds => tds.map(t => t.dataset.v)")
-        assert total == sum(float(w) for w in weights), "the sum row is not the sum of the weights above it"
+        weights = page.eval_on_selector_all(
+            ".ins-breakdown tbody tr:not(.ins-sum) td:nth-child(3)",
+            "tds => tds.map(t => t.dataset.v)",
+        )
+        assert total == sum(float(w) for w in weights), (
+            "the sum row is not the sum of the weights above it"
+        )
     clean(log)
 
 
@@ -411,13 +562,24 @@ def test_gpt2_view_shows_only_what_applies(page_and_log, site_url):
     open_page(page, site_url, "#step=2")
     page.click('.ins-scale[data-scale="gpt2"]')
     op = page.locator(".ins-op code").inner_text()
-    assert page.locator("#inside-explorer").inner_text().count(op) == 1, "the operation is printed twice"
+    assert page.locator("#inside-explorer").inner_text().count(op) == 1, (
+        "the operation is printed twice"
+    )
     assert page.locator(".ins-head").evaluate_all("bs => bs.every(b => b.disabled)")
-    assert page.locator(".ins-fewer").is_disabled() and page.locator(".ins-more").is_disabled()
+    assert (
+        page.locator(".ins-fewer").is_disabled()
+        and page.locator(".ins-more").is_disabled()
+    )
     assert page.locator(".ins-tokens").inner_text() == "1,024"
-    assert not page.locator(".ins-input").is_visible() and page.locator(".ins-toynote").is_visible()
+    assert (
+        not page.locator(".ins-input").is_visible()
+        and page.locator(".ins-toynote").is_visible()
+    )
     page.click('.ins-scale[data-scale="toy"]')
-    assert page.locator(".ins-tokens").inner_text() == "5" and page.locator(".ins-input").is_visible()
+    assert (
+        page.locator(".ins-tokens").inner_text() == "5"
+        and page.locator(".ins-input").is_visible()
+    )
     assert not page.locator(".ins-head").evaluate_all("bs => bs.some(b => b.disabled)")
     clean(log)
 
@@ -446,12 +608,18 @@ def test_no_null_or_undefined_text_at_any_step(page_and_log, site_url):
         for n in range(1, len(STEPS) + 1):
             page.click(f'.ins-stepbtn[data-step="{n}"]')
             text = page.locator("#inside-explorer").inner_text()
-            problems += [f"{scale}, step {n}: {word!r} in {text[max(0, text.index(word) - 50):text.index(word) + 10]!r}"
-                         for word in ("null", "undefined", "NaN", "[object") if word in text]
+            problems += [
+                f"{scale}, step {n}: {word!r} in {text[max(0, text.index(word) - 50) : text.index(word) + 10]!r}"
+                for word in ("null", "undefined", "NaN", "[object")
+                if word in text
+            ]
     assert problems == [], "\n".join(problems)
     page.click('.ins-scale[data-scale="toy"]')
     page.click('.ins-stepbtn[data-step="4"]')
-    assert page.locator(".ins-op strong").inner_text() == inside_page.step_texts(len(inside.WORDS))[3]["cost"]
+    assert (
+        page.locator(".ins-op strong").inner_text()
+        == inside_page.step_texts(len(inside.WORDS))[3]["cost"]
+    )
     clean(log)
 
 
@@ -462,8 +630,11 @@ def test_only_the_vocabularys_own_words_are_words(page_and_log, site_url, name):
     page, log = page_and_log
     open_page(page, site_url, "#step=7")
     before = exact(page, "y")
-    page.evaluate("""name => { const s = document.querySelector('select[data-token="1"]');
-        s.add(new Option(name, name)); s.value = name; s.dispatchEvent(new Event('change', { bubbles: true })); }""", name)
+    page.evaluate(
+        """name => { const s = document.querySelector('select[data-token="1"]');
+        s.add(new Option(name, name)); s.value = name; s.dispatchEvent(new Event('change', { bubbles: true })); }""",
+        name,
+    )
     assert words(page) == list(inside.WORDS), f"{name!r} was taken as a word"
     assert (exact(page, "y") == before).all()
     clean(log)

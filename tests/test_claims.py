@@ -62,7 +62,9 @@ def test_claims_are_every_chapters_claims_each_once():
     assert len(keys) == len(set(keys)), "two claims share a key"
     chapters = (module_0, module_1, module_2, module_3, step_by_step)
     pages = {c.key for _, _, claims in PAGES for c in claims}
-    assert set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters)) | pages
+    assert (
+        set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters)) | pages
+    )
     owner = {c.key: s.key for s in SECTIONS for c in s.claims}
     assert all(owner[c.key] == key for key, c in CLAIMS if key not in SUBJECTS), (
         "a claim is tested against another section's result"
@@ -118,9 +120,8 @@ def test_a_default_only_claim_is_not_checked_for_another_sentence(
 ):
     """A break that makes a default-only claim false does not fail a run on another sentence."""
     r = copy.deepcopy(results_other)
-    edit("wired_head", "weights", lambda w: np.full_like(w, 1 / len(w)))(
-        r, monkeypatch
-    )  # bank looks nowhere
+    # bank looks nowhere
+    edit("wired_head", "weights", lambda w: np.full_like(w, 1 / len(w)))(r, monkeypatch)
     assert verify(r) == len(CLAIMS) - len(SKIPPED_FOR_OTHERS)
 
 

@@ -252,9 +252,8 @@ def test_multi_head_attention_matches_torch(B, T, C, nh, causal):
         err_msg=f"B{B} T{T} C{C} nh{nh}",
     )
     assert att.shape == (B, nh, T, T)
-    y2, att2 = multi_head_attention(
-        x[0], *params, n_head=nh, causal=causal
-    )  # one sequence, no batch axis
+    # one sequence, no batch axis
+    y2, att2 = multi_head_attention(x[0], *params, n_head=nh, causal=causal)
     np.testing.assert_allclose(
         y2,
         _torch_mha(x[:1], *params, nh, causal)[0],

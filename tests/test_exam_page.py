@@ -17,16 +17,24 @@ def test_site_files_hold_the_answers():
     files = exam_page.site_files()
     assert list(files) == ["generated/exam.json"]
     data = json.loads(files["generated/exam.json"])
-    assert data["pass_mark"] == 70 and data["slack"] == 1e-9 and len(data["questions"]) == 18
+    assert (
+        data["pass_mark"] == 70
+        and data["slack"] == 1e-9
+        and len(data["questions"]) == 18
+    )
     assert [d["id"] for d in data["questions"]] == list(QS)
     for d in data["questions"]:
         q = QS[d["id"]]
-        assert d["answer"] == (list(q.answer) if q.kind == "multiple" else q.answer), q.qid
+        assert d["answer"] == (list(q.answer) if q.kind == "multiple" else q.answer), (
+            q.qid
+        )
         assert (d["kind"], d["tol"], d["explanation"], d["answer_text"]) == (
             q.kind, q.tol, q.explanation, q.answer_text()), q.qid  # fmt: skip
     assert data == exam_page.exam_data()
     assert by_id(data, "per-head")["answer_text"] == "147,456"
-    assert by_id(data, "max-trick")["answer_text"].startswith("It keeps exp from overflowing")
+    assert by_id(data, "max-trick")["answer_text"].startswith(
+        "It keeps exp from overflowing"
+    )
 
 
 def by_id(data: dict, qid: str) -> dict:
@@ -37,7 +45,9 @@ def test_the_form_holds_no_answers():
     assert "checked" not in FORM and "data-answer" not in FORM
     assert FORM.count("<fieldset") == 18 and FORM.count("<legend>") == 18
     for q in QS.values():
-        own = re.search(rf'<fieldset[^>]* data-qid="{q.qid}".*?</fieldset>', FORM, re.DOTALL).group(0)
+        own = re.search(
+            rf'<fieldset[^>]* data-qid="{q.qid}".*?</fieldset>', FORM, re.DOTALL
+        ).group(0)
         text = re.sub(r"Question \d+\.", "", re.sub(r"<[^>]*>", " ", own))
         if q.kind == "numeric":
             assert not re.search(rf"(?<![\d.,]){re.escape(q.display)}(?![\d,]|\.\d)", text), \
@@ -48,7 +58,10 @@ def test_the_form_holds_no_answers():
 def test_the_form_names_its_version_count_pass_mark_and_data():
     data_text = exam_page.site_files()["generated/exam.json"]
     assert re.fullmatch(r"[0-9a-f]{12}", exam_page.version())
-    assert f'data-version="{exam_page.version()}" data-count="18" data-pass-mark="70"' in FORM
+    assert (
+        f'data-version="{exam_page.version()}" data-count="18" data-pass-mark="70"'
+        in FORM
+    )
     assert '<a class="exam-data" href="generated/exam.json" hidden>answers</a>' in FORM
     import hashlib
 
@@ -56,8 +69,13 @@ def test_the_form_names_its_version_count_pass_mark_and_data():
 
 
 def test_only_the_grade_button_grades():
-    assert 'type="submit"' not in FORM  # no submit button: Enter in an answer box cannot grade
-    assert re.search(r'<button type="button" class="[^"]*exam-grade[^"]*">Grade my answers</button>', FORM)
+    assert (
+        'type="submit"' not in FORM
+    )  # no submit button: Enter in an answer box cannot grade
+    assert re.search(
+        r'<button type="button" class="[^"]*exam-grade[^"]*">Grade my answers</button>',
+        FORM,
+    )
 
 
 def test_every_input_has_a_label():
@@ -72,13 +90,20 @@ def test_the_prompts_are_escaped():
 
 
 def test_same_bytes_twice():
-    assert exam_page.site_files() == exam_page.site_files() and exam_page.form_html() == FORM
+    assert (
+        exam_page.site_files() == exam_page.site_files()
+        and exam_page.form_html() == FORM
+    )
 
 
 def test_the_rules_line_values():
     assert exam_page.values() == {"count": "18", "pass_mark": "70", "pass_count": "13"}
     ctx = site.context()
-    assert (ctx["exam.count"], ctx["exam.pass_mark"], ctx["exam.pass_count"]) == ("18", "70", "13")
+    assert (ctx["exam.count"], ctx["exam.pass_mark"], ctx["exam.pass_count"]) == (
+        "18",
+        "70",
+        "13",
+    )
 
 
 @pytest.mark.site
@@ -88,10 +113,17 @@ def test_built_page_links_to_real_sections_and_hides_the_answers(built_site):
     rules = ('<p class="exam-rules"><strong>18 questions.</strong> The pass mark is 70%: '
              "13 correct answers out of 18.</p>")  # fmt: skip
     assert rules in page
-    assert json.loads((built_site / "generated" / "exam.json").read_text(encoding="utf-8")) == exam_page.exam_data()
+    assert (
+        json.loads((built_site / "generated" / "exam.json").read_text(encoding="utf-8"))
+        == exam_page.exam_data()
+    )
     for q in QS.values():
         assert q.explanation not in page, q.qid
         target, anchor = q.learn.split("#")
-        html = (built_site / target.removesuffix(".md") / "index.html").read_text(encoding="utf-8")
-        assert f'id="{anchor}"' in html, f"{q.qid} links to {q.learn}, which has no such section"
+        html = (built_site / target.removesuffix(".md") / "index.html").read_text(
+            encoding="utf-8"
+        )
+        assert f'id="{anchor}"' in html, (
+            f"{q.qid} links to {q.learn}, which has no such section"
+        )
         assert f'href="../{target.removesuffix(".md")}/#{anchor}"' in page, q.qid

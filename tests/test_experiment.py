@@ -159,9 +159,10 @@ def test_write_is_all_or_nothing(tmp_path, results):
     out = tmp_path / "out"
     experiment.write(results, out)
     before = {p.name: p.read_bytes() for p in out.iterdir()}
+    # type: ignore[dict-item]
     broken = Results(
         sentence=results.sentence, lines=["changed"], figures={"bad.svg": None}
-    )  # type: ignore[dict-item]
+    )
     with pytest.raises(TypeError):
         experiment.write(broken, out)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before

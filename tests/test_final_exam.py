@@ -21,7 +21,14 @@ from attention_workshop.build import claims
 from attention_workshop.build.claims import ClaimError
 from attention_workshop.build.experiment import SEED
 from attention_workshop.build.pages import results as build_results
-from attention_workshop.chapters import final_exam, final_exam_answers, module_0, module_1, module_2, module_3
+from attention_workshop.chapters import (
+    final_exam,
+    final_exam_answers,
+    module_0,
+    module_1,
+    module_2,
+    module_3,
+)
 from attention_workshop.core import attention
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 
@@ -54,7 +61,9 @@ def sdpa(q, k, v, causal=False) -> torch.Tensor:
     """PyTorch's own attention weights, float64: softmax(q k^T / sqrt(d_k)) with the causal rule."""
     s = q @ k.T / math.sqrt(q.shape[-1])
     if causal:
-        s = s.masked_fill(torch.triu(torch.ones(len(s), len(s), dtype=torch.bool), 1), float("-inf"))
+        s = s.masked_fill(
+            torch.triu(torch.ones(len(s), len(s), dtype=torch.bool), 1), float("-inf")
+        )
     return torch.softmax(s, dim=-1)
 
 
@@ -85,7 +94,13 @@ def test_every_page_of_the_path_is_examined():
 
 def test_every_template_field_is_filled():
     for q in QS.values():
-        for text in (q.prompt, q.explanation, q.hint, q.display, *(o.label for o in q.options)):
+        for text in (
+            q.prompt,
+            q.explanation,
+            q.hint,
+            q.display,
+            *(o.label for o in q.options),
+        ):
             assert "{" not in text and "}" not in text, (q.qid, text)
 
 
@@ -115,7 +130,9 @@ def test_dot_product_pair():
         for w1, w2 in [o.label.split(" · ")]
     }
     assert QS["dot"].answer == max(dots, key=dots.get)
-    assert QS["dot"].answer == key("dot", "river · bank")  # place (1 x 0.3) + water (1 x 0.4)
+    assert QS["dot"].answer == key(
+        "dot", "river · bank"
+    )  # place (1 x 0.3) + water (1 x 0.4)
     assert "river · bank = 0.70" in QS["dot"].explanation
 
 
@@ -148,8 +165,14 @@ def test_self_explanation_quotes_diagonal_against_the_rest():
     for i, word in enumerate(SENT_RIVER):
         other = max(float(w[i, j]) for j in range(len(SENT_RIVER)) if j != i)
         other_s = max(float(s[i, j]) for j in range(len(SENT_RIVER)) if j != i)
-        assert f'"{word}" {float(w[i, i]):.3f} on itself, at most {other:.3f} on another word' in text, (word, text)
-        assert f"(score {float(s[i, i]):.2f} with itself, at most {other_s:.2f} with another)" in text, (word, text)
+        assert (
+            f'"{word}" {float(w[i, i]):.3f} on itself, at most {other:.3f} on another word'
+            in text
+        ), (word, text)
+        assert (
+            f"(score {float(s[i, i]):.2f} with itself, at most {other_s:.2f} with another)"
+            in text
+        ), (word, text)
 
 
 def test_bank_leans_to_money_in_the_savings_bank():
@@ -157,11 +180,17 @@ def test_bank_leans_to_money_in_the_savings_bank():
     out = sdpa(X, X, X) @ X
     assert out[-1, 1] > out[-1, 0]  # money > water
     assert QS["two-senses"].answer == key("two-senses", "Toward money")
-    assert f"water {float(out[-1, 0]):.3f} and money {float(out[-1, 1]):.3f}" in QS["two-senses"].explanation
+    assert (
+        f"water {float(out[-1, 0]):.3f} and money {float(out[-1, 1]):.3f}"
+        in QS["two-senses"].explanation
+    )
 
 
 def test_bank_starts_with_as_much_water_as_money():
-    water, money = VOCAB["bank"][0], VOCAB["bank"][1]  # the toy axes: water, money, place, grammar
+    water, money = (
+        VOCAB["bank"][0],
+        VOCAB["bank"][1],
+    )  # the toy axes: water, money, place, grammar
     assert water == money
     assert "as much water as money (0.4 each)" in QS["two-senses"].prompt
 
@@ -176,7 +205,9 @@ def test_wired_head_bank_looks_at():
 
 
 def test_unscaled_softmax_saturates():
-    g = torch.Generator().manual_seed(1234)  # not the experiment's seed: the fact, not its numbers
+    g = torch.Generator().manual_seed(
+        1234
+    )  # not the experiment's seed: the fact, not its numbers
     q = torch.randn(400, 1024, generator=g, dtype=torch.float64)
     k = torch.randn(400, 8, 1024, generator=g, dtype=torch.float64)
     raw = torch.einsum("nd,nkd->nk", q, k)
@@ -187,22 +218,31 @@ def test_unscaled_softmax_saturates():
 
 def test_saturate_explanation_quotes_the_scaled_range():
     scaled = RESULTS[module_2.SQRT_DK].max_scaled
-    m = re.search(r"stays between (\d\.\d+) and (\d\.\d+) at every size", QS["saturate"].explanation)
+    m = re.search(
+        r"stays between (\d\.\d+) and (\d\.\d+) at every size",
+        QS["saturate"].explanation,
+    )
     assert m, QS["saturate"].explanation
     lo, hi = float(m.group(1)), float(m.group(2))
-    assert lo == pytest.approx(min(scaled), abs=5e-4) and hi == pytest.approx(max(scaled), abs=5e-4)
+    assert lo == pytest.approx(min(scaled), abs=5e-4) and hi == pytest.approx(
+        max(scaled), abs=5e-4
+    )
 
 
 def test_torch_agreement_bucket():
     """The package's head against PyTorch's own sdpa, float64, on the experiment's seeded head."""
     rng = np.random.default_rng(SEED)
-    W = [rng.standard_normal((4, 3)) for _ in range(3)]  # W_q, W_k, W_v as Module 3 draws them
+    W = [
+        rng.standard_normal((4, 3)) for _ in range(3)
+    ]  # W_q, W_k, W_v as Module 3 draws them
     X = np.array([VOCAB[w] for w in SENT_RIVER])
     diffs = []
     for causal in (False, True):
         ours, _ = attention(X, *W, causal=causal)
         q, k, v = (t(X @ w) for w in W)
-        theirs = F.scaled_dot_product_attention(q[None], k[None], v[None], is_causal=causal)[0]
+        theirs = F.scaled_dot_product_attention(
+            q[None], k[None], v[None], is_causal=causal
+        )[0]
         diffs.append(float((t(ours) - theirs).abs().max()))
     assert max(diffs) <= 8 * 2.0**-52
     assert QS["torch"].answer == key("torch", "machine epsilon")
@@ -214,14 +254,18 @@ def test_causal_statements():
     w, u = sdpa(q, k, X, causal=True), sdpa(q, k, X)
     truth = {
         "first row": bool(w[0, 0] == 1 and (w[0, 1:] == 0).all()),
-        "sums to 1": bool(torch.allclose(w.sum(1), torch.ones(3, dtype=torch.float64), atol=1e-12)),
+        "sums to 1": bool(
+            torch.allclose(w.sum(1), torch.ones(3, dtype=torch.float64), atol=1e-12)
+        ),
         "last row equals": bool(torch.allclose(w[-1], u[-1], atol=1e-15)),
         "largest weight on itself": bool((w.argmax(1) == torch.arange(3)).all()),
         "greater than 0": bool((w > 0).all()),
     }
     assert truth == {"first row": True, "sums to 1": True, "last row equals": True,
                      "largest weight on itself": False, "greater than 0": False}  # fmt: skip
-    assert set(QS["causal"].answer) == {key("causal", s) for s, true in truth.items() if true}
+    assert set(QS["causal"].answer) == {
+        key("causal", s) for s, true in truth.items() if true
+    }
     assert QS["causal"].answer_text().count(". ") == len(QS["causal"].answer) - 1
 
 
@@ -246,7 +290,10 @@ def test_attention_share_of_gpt2():
     share = attention_weights / 124_439_808  # GPT-2 small's published parameter count
     assert 0.2 < share < 0.25
     assert QS["share"].answer == key("share", "a fifth and a quarter")
-    assert f"{attention_weights:,} of 124,439,808 parameters, {100 * share:.1f}%." in QS["share"].explanation
+    assert (
+        f"{attention_weights:,} of 124,439,808 parameters, {100 * share:.1f}%."
+        in QS["share"].explanation
+    )
     assert "12 layers" in QS["share"].prompt and "12 heads" in QS["share"].prompt
 
 
@@ -258,7 +305,9 @@ def test_the_cat_sat_numbers_from_the_seed():
     cat = 1 / (1 + e)  # exp(0) / (exp(0) + exp(1/sqrt 2))
     assert QS["cat-causal"].answer == pytest.approx(cat, abs=1e-15)
     assert QS["cat-causal"].display == "0.330"
-    assert QS["cat-causal"].explanation.endswith(f"[{cat:.3f}, {e / (1 + e):.3f}, 0.000].")  # "sat" is hidden
+    assert QS["cat-causal"].explanation.endswith(
+        f"[{cat:.3f}, {e / (1 + e):.3f}, 0.000]."
+    )  # "sat" is hidden
 
 
 def test_causal_off_the_sees_every_word():
@@ -276,15 +325,22 @@ def inside_steps() -> list[str]:
 
 def test_quadratic_steps_are_the_inside_pages_steps():
     steps = inside_steps()
-    assert [s.split(". ", 1)[0] for s in steps] == [str(i) for i in range(1, len(steps) + 1)]
+    assert [s.split(". ", 1)[0] for s in steps] == [
+        str(i) for i in range(1, len(steps) + 1)
+    ]
     assert "4. Causal mask" in steps
     q = QS["quadratic"]
     # The mask does no arithmetic (the page counts 0 FLOPs): it is left out, and the prompt says so.
     assert [o.label for o in q.options] == [s for s in steps if s != "4. Causal mask"]
-    assert f" {len(steps)} steps" in q.prompt and "(Step 4, causal mask, does no arithmetic" in q.prompt
+    assert (
+        f" {len(steps)} steps" in q.prompt
+        and "(Step 4, causal mask, does no arithmetic" in q.prompt
+    )
     # Twice the tokens: the N x N grid has four times the cells, and scores, scale, softmax and the
     # weighted sum do a fixed amount of work per cell. The projections work per token: twice.
-    assert set(q.answer) == keys("quadratic", "Scores", "Scale", "Softmax", "Weighted sum")
+    assert set(q.answer) == keys(
+        "quadratic", "Scores", "Scale", "Softmax", "Weighted sum"
+    )
     assert "Scores × 4" in q.explanation and "Projections × 2" in q.explanation
 
 
@@ -306,14 +362,20 @@ def test_no_awkward_possessives_or_doubled_punctuation():
             assert "\"'s" not in text and "the's" not in text, (q.qid, text)
 
 
-@pytest.mark.parametrize("qid", [qid for qid, q in QS.items() if "d_k" in q.prompt or "d_head" in q.prompt])
+@pytest.mark.parametrize(
+    "qid", [qid for qid, q in QS.items() if "d_k" in q.prompt or "d_head" in q.prompt]
+)
 def test_head_width_is_named_as_the_linked_page_names_it(qid):
     q = QS[qid]
     page = (DOCS / q.learn.split("#")[0]).read_text(encoding="utf-8")
     if "d_\\text{head}" in page:  # Inside the model
         assert re.search(r"\bd_head = \d+", q.prompt), (qid, q.prompt)
     else:  # Modules 2 and 3
-        assert "d_k" in page and "d_k" in q.prompt and "d_head" not in q.prompt + q.explanation, (qid, q.prompt)
+        assert (
+            "d_k" in page
+            and "d_k" in q.prompt
+            and "d_head" not in q.prompt + q.explanation
+        ), (qid, q.prompt)
 
 
 # --------------------------------------------------------------------------- the claims
@@ -334,14 +396,21 @@ def test_exam_claims_are_skipped_for_another_sentence():
 def _with(section, **changes):
     """The build's results with one section's typed result changed."""
     return dataclasses.replace(
-        RESULTS, data={**RESULTS.data, section.key: dataclasses.replace(RESULTS[section], **changes)}
+        RESULTS,
+        data={
+            **RESULTS.data,
+            section.key: dataclasses.replace(RESULTS[section], **changes),
+        },
     )
 
 
 def _simple(**changes):
     simple = RESULTS[module_1.SIMPLE]
     run = "contrast" if "contrast_X" in changes else "first"
-    new = dataclasses.replace(getattr(simple, run), **{k.removeprefix("contrast_"): v for k, v in changes.items()})
+    new = dataclasses.replace(
+        getattr(simple, run),
+        **{k.removeprefix("contrast_"): v for k, v in changes.items()},
+    )
     return _with(module_1.SIMPLE, **{run: new})
 
 
@@ -351,7 +420,9 @@ def _replace_texts(monkeypatch, edit):
 
 
 def _tie_at_the_top(mp):
-    mp.setitem(VOCAB, "the", VOCAB["river"])  # the . bank is now river . bank, the largest
+    mp.setitem(
+        VOCAB, "the", VOCAB["river"]
+    )  # the . bank is now river . bank, the largest
     return RESULTS
 
 
@@ -367,8 +438,15 @@ def _ask_twice(mp):
 
 def _rename_options(mp):
     def edit(ts):
-        renamed = {t.qid: tuple((n + "-renamed", label) for n, label in t.options) for t in ts}
-        return tuple(dataclasses.replace(t, options=renamed[t.qid]) if t.qid == "max-trick" else t for t in ts)
+        renamed = {
+            t.qid: tuple((n + "-renamed", label) for n, label in t.options) for t in ts
+        }
+        return tuple(
+            dataclasses.replace(t, options=renamed[t.qid])
+            if t.qid == "max-trick"
+            else t
+            for t in ts
+        )
 
     _replace_texts(mp, edit)
     return RESULTS
@@ -376,13 +454,21 @@ def _rename_options(mp):
 
 def _cubic_scale(mp):
     real = final_exam_answers.attention_flops
-    mp.setattr(final_exam_answers, "attention_flops", lambda T: {**real(T), "scale": T**3})
+    mp.setattr(
+        final_exam_answers, "attention_flops", lambda T: {**real(T), "scale": T**3}
+    )
     return RESULTS
 
 
-_NO_PATTERN = np.array([[0.2, 0.6, 0.2], [0.1, 0.2, 0.7], [0.6, 0.3, 0.1]])  # (3, 3): largest at 1, 2, 0
-_CLOSER_TO_ANOTHER = np.array([[1.0, 0, 0, 0], [2.0, 0, 0, 0], [0, 0, 1.0, 0]])  # (3, 4): x0 . x1 > x0 . x0
-_BANK_LEANS = np.array([[0, 0, 0, 1.0], [0, 1.0, 0.1, 0], [0.5, 0.4, 1.0, 0]])  # (3, 4): bank with more water
+_NO_PATTERN = np.array(
+    [[0.2, 0.6, 0.2], [0.1, 0.2, 0.7], [0.6, 0.3, 0.1]]
+)  # (3, 3): largest at 1, 2, 0
+_CLOSER_TO_ANOTHER = np.array(
+    [[1.0, 0, 0, 0], [2.0, 0, 0, 0], [0, 0, 1.0, 0]]
+)  # (3, 4): x0 . x1 > x0 . x0
+_BANK_LEANS = np.array(
+    [[0, 0, 0, 1.0], [0, 1.0, 0.1, 0], [0.5, 0.4, 1.0, 0]]
+)  # (3, 4): bank with more water
 
 #: One deliberate break per claim of the exam: claim name -> how to break it (returns the results to verify).
 BREAKS = {
@@ -394,7 +480,9 @@ BREAKS = {
     "self_has_option": lambda mp: _simple(weights=_NO_PATTERN),
     "self_own_score_largest": lambda mp: _simple(X=_CLOSER_TO_ANOTHER),
     "two_senses_premise": lambda mp: _simple(contrast_X=_BANK_LEANS),
-    "saturate_has_option": lambda mp: _with(module_2.SQRT_DK, max_raw=np.array([0.5, 0.4, 0.45, 0.5, 0.5])),
+    "saturate_has_option": lambda mp: _with(
+        module_2.SQRT_DK, max_raw=np.array([0.5, 0.4, 0.45, 0.5, 0.5])
+    ),
     "buckets_found": lambda mp: _with(module_3.PRICE, share=0.3),
     "quadratic_ratios": _cubic_scale,
 }

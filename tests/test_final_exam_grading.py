@@ -62,11 +62,26 @@ def test_tolerance_edges():
 def test_typed_numbers_are_normalised_like_the_page():
     q = QS["per-head"]
     # NFKC: full-width digits and comma, and no-break or thin spaces, become plain ones.
-    for ok in ("１４７４５６", "１４７，４５６", "147\u00a0456", "147\u202f456", "147\u2009456", "\t147456\n"):
+    for ok in (
+        "１４７４５６",
+        "１４７，４５６",
+        "147\u00a0456",
+        "147\u202f456",
+        "147\u2009456",
+        "\t147456\n",
+    ):
         assert parse_number(ok) == 147456, repr(ok)
         assert is_correct(q, ok), repr(ok)
     # Digits that NFKC leaves alone, and characters that are not spaces, make it not a number.
-    for bad in ("١٤٧٤٥٦", "۱۴۷۴۵۶", "१४७४५६", "147\x1c456", "147\ufeff456", "147\u200b456", "147\x85456"):
+    for bad in (
+        "١٤٧٤٥٦",
+        "۱۴۷۴۵۶",
+        "१४७४५६",
+        "147\x1c456",
+        "147\ufeff456",
+        "147\u200b456",
+        "147\x85456",
+    ):
         assert parse_number(bad) is None, repr(bad)
         assert not is_correct(q, bad), repr(bad)
     assert parse_number("０,５") == 0.5
@@ -86,7 +101,7 @@ def test_multiple_choice_needs_the_exact_set():
     full = list(q.answer)
     assert is_correct(q, full) and is_correct(q, list(reversed(full)))
     assert not is_correct(q, full[:-1])  # a subset
-    assert not is_correct(q, full + [key("quadratic", "Projections")])  # a superset
+    assert not is_correct(q, [*full, key("quadratic", "Projections")])  # a superset
     assert not is_correct(q, full[0])  # a bare string is not a set
 
 

@@ -100,20 +100,15 @@ def test_vec_and_short_vec():
 
 def test_table_aligns_numbers_and_text():
     M = np.array([[1.0, 0.0], [0.3, 0.7]])
-    assert fmt.table(
-        M, ["the", "river"], ["the", "river"]
-    ) == [  # labels in 5 + 2, columns of 7
+    # labels in 5 + 2, columns of 7
+    assert fmt.table(M, ["the", "river"], ["the", "river"]) == [
         "           the  river",
         "the      1.000  0.000",
         "river    0.300  0.700",
     ]
     assert fmt.table(
         [["X", "."], ["X", "X"]], ["the", "cat"], ["the", "cat"], width=5, label_width=8
-    ) == [
-        "          the  cat",
-        "the         X    .",
-        "cat         X    X",
-    ]
+    ) == ["          the  cat", "the         X    .", "cat         X    X"]
     assert fmt.table([[2.0]], ["bank"], ["topic"], nd=1, corner="word") == [
         "word    topic",
         "bank      2.0",

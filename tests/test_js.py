@@ -46,15 +46,27 @@ def inside_cases() -> list[dict]:
     C = inside.TOY.n_embd
     inputs = [
         (list(inside.WORDS), None),
-        (["the", "money", "by", "the", "vault"], [[0.0] * C, [0.1, 0.2, 0.0, 0.0, 0.0, -0.1, 0.0, 0.0], *[[0.0] * C] * 3]),
+        (
+            ["the", "money", "by", "the", "vault"],
+            [[0.0] * C, [0.1, 0.2, 0.0, 0.0, 0.0, -0.1, 0.0, 0.0], *[[0.0] * C] * 3],
+        ),
         (["bank"], None),
-        (["river", "at", "the", "shore", "money", "bank", "a", "fish"], rng.normal(0, 0.3, size=(8, C)).tolist()),
+        (
+            ["river", "at", "the", "shore", "money", "bank", "a", "fish"],
+            rng.normal(0, 0.3, size=(8, C)).tolist(),
+        ),
         (["cash", "cash", "cash"], rng.normal(0, 2.0, size=(3, C)).tolist()),
     ]
     out = []
     for words, nudge in inputs:
         r = inside.compute(words, None if nudge is None else np.array(nudge))
-        out.append({"words": words, "nudge": nudge, **{k: _plain(v) for k, v in dataclasses.asdict(r).items()}})
+        out.append(
+            {
+                "words": words,
+                "nudge": nudge,
+                **{k: _plain(v) for k, v in dataclasses.asdict(r).items()},
+            }
+        )
     return out
 
 
@@ -64,15 +76,31 @@ def exam_cases() -> dict:
     sheets = []
     for answers in grading_sheets():
         score, passed = final_exam_grading.grade(qs, answers)
-        sheets.append({"answers": answers, "score": score, "passed": passed, "percent": final_exam_grading.percent(score, len(qs)),
-                       "correct": [q.qid in answers and final_exam_grading.is_correct(q, answers[q.qid]) for q in qs]})
+        sheets.append(
+            {
+                "answers": answers,
+                "score": score,
+                "passed": passed,
+                "percent": final_exam_grading.percent(score, len(qs)),
+                "correct": [
+                    q.qid in answers
+                    and final_exam_grading.is_correct(q, answers[q.qid])
+                    for q in qs
+                ],
+            }
+        )
     return {
         "sheets": sheets,
         "numbers": [[t, final_exam_grading.parse_number(t)] for t in typed_numbers()],
         "labels": [[ls, final_exam.join_labels(ls)] for ls in label_sets()],
         # what exam.js reads from the form: the version and each question's kind and option keys
-        "form": {"version": exam_page.version(),
-                 "questions": {q.qid: {"kind": q.kind, "options": [o.key for o in q.options]} for q in qs}},
+        "form": {
+            "version": exam_page.version(),
+            "questions": {
+                q.qid: {"kind": q.kind, "options": [o.key for o in q.options]}
+                for q in qs
+            },
+        },
     }
 
 
@@ -81,20 +109,39 @@ def write_js_data(folder: Path) -> None:
     for path, text in {**inside_page.site_files(), **exam_page.site_files()}.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
-    cases = {"inside_json": inside_page.JSON_PATH, "exam_json": exam_page.DATA_PATH, "inside": inside_cases(), "exam": exam_cases()}
-    (folder / "cases.json").write_text(json.dumps(cases, ensure_ascii=False), encoding="utf-8")
+    cases = {
+        "inside_json": inside_page.JSON_PATH,
+        "exam_json": exam_page.DATA_PATH,
+        "inside": inside_cases(),
+        "exam": exam_cases(),
+    }
+    (folder / "cases.json").write_text(
+        json.dumps(cases, ensure_ascii=False), encoding="utf-8"
+    )
 
 
 def test_js_modules_agree_with_the_package(tmp_path):
     node = shutil.which("node")
     if node is None:
-        pytest.skip("node is not installed: the JavaScript unit tests in tests/js need Node.js 20 or later")
+        pytest.skip(
+            "node is not installed: the JavaScript unit tests in tests/js need Node.js 20 or later"
+        )
     write_js_data(tmp_path)
-    proc = subprocess.run([node, "--test", "tests/js/"], cwd=ROOT, env={**os.environ, DATA_ENV: str(tmp_path)},
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"node --test tests/js/ failed:\n{proc.stdout}\n{proc.stderr}"
+    proc = subprocess.run(
+        [node, "--test", "tests/js/"],
+        cwd=ROOT,
+        env={**os.environ, DATA_ENV: str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, (
+        f"node --test tests/js/ failed:\n{proc.stdout}\n{proc.stderr}"
+    )
     assert "# fail 0" in proc.stdout and "# pass 0" not in proc.stdout, proc.stdout
 
 
-if __name__ == "__main__":  # python -m tests.test_js DIR: what the Node tests run when started on their own
+if (
+    __name__ == "__main__"
+):  # python -m tests.test_js DIR: what the Node tests run when started on their own
     write_js_data(Path(sys.argv[1]))

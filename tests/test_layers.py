@@ -20,19 +20,30 @@ LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 MATHS = ("core", "toy", "gpt2", "handcalc", "trained")
 
 
-def _lint(project: Path, contract: str | None = None) -> subprocess.CompletedProcess[str]:
+def _lint(
+    project: Path, contract: str | None = None
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(project / "src")}
     only = ["--contract", contract] if contract else []
-    return subprocess.run([str(LINT_IMPORTS), "--no-logo", "--no-cache", *only], cwd=project, env=env,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(LINT_IMPORTS), "--no-logo", "--no-cache", *only],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture()
 def copy(tmp_path: Path) -> Path:
     """The package and its pyproject.toml, copied: a project whose imports a test may break."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    shutil.copytree(ROOT / "src" / "attention_workshop", tmp_path / "src" / "attention_workshop",
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        ROOT / "src" / "attention_workshop",
+        tmp_path / "src" / "attention_workshop",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
     return tmp_path
 
 
@@ -57,24 +68,52 @@ def test_the_package_keeps_every_contract():
         ("chapters/module_3.py", "import torch", "maths-alone"),
         ("build/fmt.py", "from . import render", "no-cycles"),
     ],
-    ids=["maths-imports-build", "maths-imports-chapters", "chapter-imports-build", "maths-imports-matplotlib",
-         "chapter-imports-torch", "cycle-in-build"],
+    ids=[
+        "maths-imports-build",
+        "maths-imports-chapters",
+        "chapter-imports-build",
+        "maths-imports-matplotlib",
+        "chapter-imports-torch",
+        "cycle-in-build",
+    ],
 )
 def test_an_import_against_the_layers_fails(copy, module, line, contract):
-    assert _lint(copy, contract).returncode == 0, f"contract {contract} is broken before the edit"
+    assert _lint(copy, contract).returncode == 0, (
+        f"contract {contract} is broken before the edit"
+    )
     _append(copy, module, line)
     proc = _lint(copy, contract)
-    assert proc.returncode != 0, f"contract {contract} accepted {line!r} in {module}:\n{proc.stdout}"
+    assert proc.returncode != 0, (
+        f"contract {contract} accepted {line!r} in {module}:\n{proc.stdout}"
+    )
     assert "BROKEN" in proc.stdout, proc.stdout
 
 
 def test_the_maths_imports_without_mkdocs_matplotlib_or_torch():
-    code = ("import json, sys; import attention_workshop; "
-            + "; ".join(f"import attention_workshop.{m}" for m in MATHS)
-            + "; print(json.dumps(sorted(sys.modules)))")
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    code = (
+        "import json, sys; import attention_workshop; "
+        + "; ".join(f"import attention_workshop.{m}" for m in MATHS)
+        + "; print(json.dumps(sorted(sys.modules)))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     loaded = {name.split(".")[0] for name in json.loads(proc.stdout)}
-    heavy = loaded & {"mkdocs", "markdown_exec", "matplotlib", "torch", "mkdocstrings", "pymdownx"}
+    heavy = loaded & {
+        "mkdocs",
+        "markdown_exec",
+        "matplotlib",
+        "torch",
+        "mkdocstrings",
+        "pymdownx",
+    }
     assert not heavy, f"importing the maths layer loads {sorted(heavy)}"
-    assert not [n for n in json.loads(proc.stdout) if n.startswith(("attention_workshop.build",
-                                                                      "attention_workshop.chapters"))]
+    assert not [
+        n
+        for n in json.loads(proc.stdout)
+        if n.startswith(("attention_workshop.build", "attention_workshop.chapters"))
+    ]

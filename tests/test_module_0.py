@@ -145,25 +145,23 @@ def test_softmax_shift_section(results):
 
 #: How each claim of Module 0 is made false (the comment says which sentence stops being true).
 BREAKS = {
-    "softmax.sums_to_one": (
-        edit("softmax", "w_small", lambda w: w * 1.1),
-    ),  # the shares add to 1.1
+    # the shares add to 1.1
+    "softmax.sums_to_one": (edit("softmax", "w_small", lambda w: w * 1.1),),
+    # zeros get nothing
     "softmax.zero_gets_share": (
         edit("softmax", "w_zero", lambda w: np.array([1.0, 0.0, 0.0])),
-    ),  # zeros get nothing
-    "softmax.neg_inf_is_zero": (
-        edit("softmax", "w_silenced", lambda w: w + 1e-300),
-    ),  # -inf gets a sliver
+    ),
+    # -inf gets a sliver
+    "softmax.neg_inf_is_zero": (edit("softmax", "w_silenced", lambda w: w + 1e-300),),
+    # finite
     "softmax.naive_overflows": (
         edit("softmax", "naive_big", lambda w: np.array([0.665, 0.245, 0.090])),
-    ),  # finite
+    ),
     "softmax.max_trick_changes_nothing": (
-        edit(
-            "softmax", "naive_vs_stable_small", lambda d: 1e-3
-        ),  # the two formulas disagree on small scores
-        edit(
-            "softmax", "w_big", lambda w: np.array([np.nan, np.nan, np.nan])
-        ),  # the stable one overflows too
+        # the two formulas disagree on small scores
+        edit("softmax", "naive_vs_stable_small", lambda d: 1e-3),
+        # the stable one overflows too
+        edit("softmax", "w_big", lambda w: np.array([np.nan, np.nan, np.nan])),
     ),
     "softmax_shift.equal_shares": (
         edit("softmax_shift", "equal", lambda w: np.array([0.5, 0.25, 0.25])),
@@ -172,9 +170,8 @@ BREAKS = {
         edit("softmax_shift", "identical", lambda s: False),
     ),
     "softmax_shift.exp_overflows": (
-        edit(
-            "softmax_shift", "exp_1000", lambda e: sys.float_info.max
-        ),  # exp(1000) stays finite
+        # exp(1000) stays finite
+        edit("softmax_shift", "exp_1000", lambda e: sys.float_info.max),
         edit("softmax_shift", "largest_x", lambda x: 1000.5),  # finite past 1000
     ),
 }

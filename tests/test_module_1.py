@@ -231,24 +231,19 @@ BREAKS = {
     "simple.bank_moves_to_water": (edit("simple", "first.out", _swap_water_money),),
     "simple.bank_moves_to_money": (edit("simple", "contrast.out", _swap_water_money),),
     "simple_limits.self_below_half": (
-        edit(
-            "simple", "contrast.weights", lambda w: row(w, 1, [0.2, 0.6, 0.2])
-        ),  # savings keeps more than half
-        edit(
-            "simple", "first.weights", lambda w: row(w, 2, [0.1, 0.3, 0.6])
-        ),  # bank keeps more than half
+        # savings keeps more than half
+        edit("simple", "contrast.weights", lambda w: row(w, 1, [0.2, 0.6, 0.2])),
+        # bank keeps more than half
+        edit("simple", "first.weights", lambda w: row(w, 2, [0.1, 0.3, 0.6])),
     ),
     "simple_limits.symmetric": (edit("simple_limits", "asymmetry", lambda a: 0.1),),
     "simple_limits.bank_leans_both_ways": (
-        edit(
-            "simple_limits", "lean_first", lambda ba: (ba[0], -0.1)
-        ),  # leans to money next to river
-        edit(
-            "simple_limits", "lean_contrast", lambda ba: (ba[0], 0.1)
-        ),  # leans to water next to savings
-        edit(
-            "simple_limits", "lean_first", lambda ba: (0.2, ba[1])
-        ),  # bank not balanced before attention
+        # leans to money next to river
+        edit("simple_limits", "lean_first", lambda ba: (ba[0], -0.1)),
+        # leans to water next to savings
+        edit("simple_limits", "lean_contrast", lambda ba: (ba[0], 0.1)),
+        # bank not balanced before attention
+        edit("simple_limits", "lean_first", lambda ba: (0.2, ba[1])),
     ),
     "simple_limits.own_dot_largest": (
         edit("simple_limits", "best_other_dot", lambda v: v + 1),
@@ -256,9 +251,8 @@ BREAKS = {
     "simple_limits.longer_neighbour_wins": (
         _longer(other_w=lambda ln: ln.self_w - 0.01),  # vault keeps more for itself
         _longer(len_other=lambda ln: ln.len_self - 0.01),  # bank not the longer row
-        _longer(
-            other_dot=lambda ln: ln.self_dot - 0.01
-        ),  # vault . bank below vault . vault
+        # vault . bank below vault . vault
+        _longer(other_dot=lambda ln: ln.self_dot - 0.01),
         _longer(neighbour=lambda ln: "the"),  # another word wins
     ),
 }

@@ -152,21 +152,17 @@ BREAKS = {
         edit("wired_parts", "wired.weights", lambda w: row(w, 0, [0.1, 0.1, 0.8])),
     ),
     "wired_parts.the_advertises_nothing": (
-        edit(
-            "wired_parts", "wired.K", lambda K: row(K, 0, [0.0, 0.5])
-        ),  # "the" advertises some place
-        edit(
-            "wired_parts", "wired.scores", lambda S: S + np.eye(len(S)) * 0.1
-        ),  # a score on "the" is not 0
+        # "the" advertises some place
+        edit("wired_parts", "wired.K", lambda K: row(K, 0, [0.0, 0.5])),
+        # a score on "the" is not 0
+        edit("wired_parts", "wired.scores", lambda S: S + np.eye(len(S)) * 0.1),
     ),
     "wired_parts.stronger_than_simple": (
-        edit(
-            "wired_parts", "lean", lambda d: {**d, "first": 0.1}
-        ),  # weaker than Module 1's +0.326
+        # weaker than Module 1's +0.326
+        edit("wired_parts", "lean", lambda d: {**d, "first": 0.1}),
         edit("wired_parts", "lean", lambda d: {**d, "contrast": -0.1}),
-        edit(
-            "wired_parts", "lean_simple", lambda d: {**d, "first": 0.0}
-        ),  # Module 1 did not move bank at all
+        # Module 1 did not move bank at all
+        edit("wired_parts", "lean_simple", lambda d: {**d, "first": 0.0}),
     ),
     "wired.rows_sum_to_one": (edit("wired_head", "weights", lambda w: w * 1.01),),
     "wired.bank_looks_at_river": (
@@ -178,12 +174,10 @@ BREAKS = {
         edit("sqrt_dk", "var_scaled", lambda v: v * 4),
     ),
     "sqrt_dk.raw_saturates": (
-        edit(
-            "sqrt_dk", "max_raw", lambda m: m * 0.5
-        ),  # largest weight ends near 0.5, far from one-hot
-        edit(
-            "sqrt_dk", "max_raw", lambda m: np.append(m[:-1], m[-2] - 1e-3)
-        ),  # falls at the last d_k
+        # largest weight ends near 0.5, far from one-hot
+        edit("sqrt_dk", "max_raw", lambda m: m * 0.5),
+        # falls at the last d_k
+        edit("sqrt_dk", "max_raw", lambda m: np.append(m[:-1], m[-2] - 1e-3)),
     ),
     "sqrt_dk.scaled_stays_responsive": (
         edit("sqrt_dk", "max_scaled", lambda m: m + 0.5),

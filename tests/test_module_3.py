@@ -39,9 +39,8 @@ def wired_weights(words, causal) -> np.ndarray:
 
 def test_general_head_section(results):
     g = results[module_3.GENERAL_HEAD]
-    rng = np.random.default_rng(
-        SEED
-    )  # the chapter's draws, in its order: W_q, W_k, W_v, each (4, 3)
+    # the chapter's draws, in its order: W_q, W_k, W_v, each (4, 3)
+    rng = np.random.default_rng(SEED)
     for name in ("W_q", "W_k", "W_v"):
         np.testing.assert_array_equal(
             getattr(g, name), rng.standard_normal((4, 3)), err_msg=name
@@ -129,19 +128,18 @@ def test_price_section(results):
     p = results[module_3.PRICE]
     C, L, H = GPT2_C, GPT2_LAYERS, GPT2_HEADS
     per_head = 3 * C * (C // H)
-    attention = L * (
-        3 * C * C + C * C
-    )  # c_attn's three projections and c_proj, weights only
+    # c_attn's three projections and c_proj, weights only
+    attention = L * (3 * C * C + C * C)
+    # 2 LNs, attn, MLP
     block = (
         (2 * 2 * C)
         + (C * 3 * C + 3 * C)
         + (C * C + C)
         + (C * 4 * C + 4 * C)
         + (4 * C * C + C)
-    )  # 2 LNs, attn, MLP
-    total = (
-        GPT2_VOCAB * C + GPT2_CTX * C + L * block + 2 * C
-    )  # tied unembedding; final LN
+    )
+    # tied unembedding; final LN
+    total = GPT2_VOCAB * C + GPT2_CTX * C + L * block + 2 * C
     assert (
         (p.per_head, p.attention, p.total)
         == (per_head, attention, total)
@@ -187,9 +185,8 @@ def test_multi_head_reference_is_gpt2_attention():
     )
     tx = torch.from_numpy(x)
     q, k, v = (tx @ torch.from_numpy(w_attn) + torch.from_numpy(b_attn)).split(C, dim=2)
-    q, k, v = (
-        t.reshape(B, T, nh, C // nh).transpose(1, 2) for t in (q, k, v)
-    )  # (B, nh, T, hs)
+    # (B, nh, T, hs)
+    q, k, v = (t.reshape(B, T, nh, C // nh).transpose(1, 2) for t in (q, k, v))
     y = (
         F.scaled_dot_product_attention(q, k, v, is_causal=True)
         .transpose(1, 2)
@@ -224,9 +221,8 @@ BREAKS = {
     ),
     "price.per_head": (edit("price", "per_head", lambda n: n + 1),),
     "price.attention": (edit("price", "attention", lambda n: n + 1),),
-    "price.total": (
-        edit("price", "total", lambda n: 110_000_000),
-    ),  # about 110M, not 124M
+    # about 110M, not 124M
+    "price.total": (edit("price", "total", lambda n: 110_000_000),),
     "price.fifth_to_quarter": (
         edit("price", "share", lambda s: 0.3),
         edit("price", "share", lambda s: 0.19),
@@ -253,9 +249,8 @@ def test_a_mask_that_hides_nothing_breaks_the_causal_claims(monkeypatch, results
     from attention_workshop import toy
     from attention_workshop.build.claims import ClaimError, verify
 
-    monkeypatch.setattr(
-        toy, "causal_mask", lambda T: np.zeros((T, T), dtype=bool)
-    )  # what wired_head masks with
+    # what wired_head masks with
+    monkeypatch.setattr(toy, "causal_mask", lambda T: np.zeros((T, T), dtype=bool))
     causal, _ = run_section(module_3.CAUSAL)
     r = copy.deepcopy(results)
     r.data["causal"] = causal

@@ -69,7 +69,9 @@ def test_the_fingerprint_follows_the_packages_source(monkeypatch, tmp_path):
     exam = package / "chapters" / "final_exam.toml"
     before = pages.source_fingerprint()
     exam.write_text(exam.read_text() + "\n# an edit to the exam's questions\n")
-    assert pages.source_fingerprint() != before, "the exam's data file is part of the source"
+    assert pages.source_fingerprint() != before, (
+        "the exam's data file is part of the source"
+    )
     # the documented recipe: every .py and .toml file's path and bytes, in sorted order
     h = hashlib.sha256()
     for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml")):

@@ -81,9 +81,10 @@ def test_practice_snippets_print_what_pytorch_computes(results):
     np.testing.assert_allclose(
         ns["out"], torch_attention(Q3, K3, V4, True)[0], rtol=0, atol=1e-15
     )
+    # the log's V
     np.testing.assert_array_equal(
         ns["V4"], results[step_by_step.PRACTICE].runs["random_v4"].V
-    )  # the log's V
+    )
     for name, arr in (("Q", Q3), ("K", K3), ("V", V3)):
         np.testing.assert_array_equal(
             ns[name], arr, err_msg=f"the page's {name} is seed 003's"

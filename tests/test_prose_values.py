@@ -293,19 +293,18 @@ def test_module_3_price_paragraph(built_site):
     C, L, H = GPT2_C, GPT2_LAYERS, GPT2_HEADS
     hs = C // H
     per_head = 3 * C * hs
-    attention = L * (
-        3 * C * C + C * C
-    )  # c_attn's three projections and c_proj, weights only
+    # c_attn's three projections and c_proj, weights only
+    attention = L * (3 * C * C + C * C)
+    # 2 LNs, attn, MLP
     block = (
         (2 * 2 * C)
         + (C * 3 * C + 3 * C)
         + (C * C + C)
         + (C * 4 * C + 4 * C)
         + (4 * C * C + C)
-    )  # 2 LNs, attn, MLP
-    total = (
-        GPT2_VOCAB * C + GPT2_CTX * C + L * block + 2 * C
-    )  # tied unembedding; final LN
+    )
+    # tied unembedding; final LN
+    total = GPT2_VOCAB * C + GPT2_CTX * C + L * block + 2 * C
     assert total == 124_439_808  # the figure everyone quotes for GPT-2 small
     toy = len(W_Q_WIRED.flat) + len(W_K_WIRED.flat)
     page = text(built_site, "module-3")

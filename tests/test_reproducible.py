@@ -18,8 +18,11 @@ from .conftest import build_site
 
 def tree(site: Path) -> dict[str, str]:
     """``{relative path: sha256}`` of every file under ``site``."""
-    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(site.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
 
 
 def first_difference(a: Path, b: Path) -> str | None:
@@ -29,7 +32,10 @@ def first_difference(a: Path, b: Path) -> str | None:
         if path not in ta or path not in tb:
             return f"{path} exists only in the {'second' if path not in ta else 'first'} build"
         if ta[path] != tb[path]:
-            la, lb = (a / path).read_bytes().splitlines(), (b / path).read_bytes().splitlines()
+            la, lb = (
+                (a / path).read_bytes().splitlines(),
+                (b / path).read_bytes().splitlines(),
+            )
             for n, (x, y) in enumerate(zip(la, lb), 1):
                 if x != y:
                     return f"{path} differs first at line {n}:\n  {x[:300]!r}\n  {y[:300]!r}"
@@ -45,7 +51,9 @@ def test_first_difference_names_the_file(tmp_path):
     msg = first_difference(tmp_path / "a", tmp_path / "b")
     assert msg is not None and msg.startswith("x/page.html differs first at line 2")
     (tmp_path / "b" / "extra.txt").write_text("")
-    assert first_difference(tmp_path / "a", tmp_path / "b").startswith("extra.txt exists only in the second")
+    assert first_difference(tmp_path / "a", tmp_path / "b").startswith(
+        "extra.txt exists only in the second"
+    )
 
 
 @pytest.mark.site
@@ -54,7 +62,11 @@ def test_two_builds_are_byte_identical(built_site, tmp_path):
     again = tmp_path / "site-again"
     build_site(again)
     files = tree(built_site)
-    assert len(files) > 20 and "sitemap.xml" in files and "search/search_index.json" in files
+    assert (
+        len(files) > 20
+        and "sitemap.xml" in files
+        and "search/search_index.json" in files
+    )
     diff = first_difference(built_site, again)
     assert diff is None, f"two strict builds of the same commit differ: {diff}"
 
@@ -68,15 +80,22 @@ def plain_build(dest: Path, hash_seed: str) -> None:
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
     env |= {"NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": hash_seed}
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--site-dir", str(dest)],
-                          cwd=root, env=env, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(dest)],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
 
 
 @pytest.mark.site
 def test_a_plain_build_is_reproducible_too(tmp_path):
-    """Without SOURCE_DATE_EPOCH in the environment, hooks/experiment.py dates the sitemap with the last commit's time: two
-    plain builds (different hash seeds, so any unordered set shows) are byte-identical, whatever day they run."""
+    """Without SOURCE_DATE_EPOCH in the environment, hooks/experiment.py dates the sitemap with the
+    last commit's time: two plain builds (different hash seeds, so any unordered set shows) are
+    byte-identical, whatever day they run."""
     import datetime
     import subprocess
 
@@ -85,8 +104,19 @@ def test_a_plain_build_is_reproducible_too(tmp_path):
     plain_build(b, "2")
     diff = first_difference(a, b)
     assert diff is None, f"two plain builds of the same commit differ: {diff}"
-    commit_time = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=Path(__file__).resolve().parent.parent,
-                                 capture_output=True, text=True, check=True).stdout.strip()
-    day = datetime.datetime.fromtimestamp(int(commit_time), tz=datetime.timezone.utc).date().isoformat()
+    commit_time = subprocess.run(
+        ["git", "log", "-1", "--format=%ct"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    day = (
+        datetime.datetime.fromtimestamp(int(commit_time), tz=datetime.UTC)
+        .date()
+        .isoformat()
+    )
     sitemap = (a / "sitemap.xml").read_text(encoding="utf-8")
-    assert f"<lastmod>{day}</lastmod>" in sitemap, f"the sitemap is not dated with the last commit ({day})"
+    assert f"<lastmod>{day}</lastmod>" in sitemap, (
+        f"the sitemap is not dated with the last commit ({day})"
+    )

@@ -64,17 +64,13 @@ def test_module_3_numbers_are_the_packages(built_site, results):
         in text
     )
     assert f"writes these as {gh.diff:.2e} and {gh.diff_causal:.2e})" in text
-    w = wired(results.sentence, causal=True)[
-        3
-    ]  # PyTorch's causal weights of the wired head
+    # PyTorch's causal weights of the wired head
+    w = wired(results.sentence, causal=True)[3]
     for i, word in enumerate(results.sentence):
         row = " ".join(f"{v:.3f}" for v in w[i])
         assert f"{word} {row}" in text, f"causal row of {word!r} in the table"
-    per_head, attention, total = (
-        3 * 768 * 64,
-        12 * (4 * 768 * 768),
-        124_439_808,
-    )  # GPT-2 small, as published
+    # GPT-2 small, as published
+    per_head, attention, total = (3 * 768 * 64, 12 * (4 * 768 * 768), 124_439_808)
     assert f"{per_head:,} learned numbers" in text
     assert f"holds {attention:,} weights" in text
     assert f"or {100 * attention / total:.1f}%" in text

@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import exam_page, inside_page
-from attention_workshop.build import site
+from attention_workshop.build import exam_page, inside_page, site
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURES = ROOT / "captures"
@@ -30,9 +29,8 @@ def test_context_holds_every_shown_value_and_where_each_section_stands(served):
         for name, text in values.items():
             assert ctx[f"{key}.{name}"] == text
         label = values["label"]
-        end = lines.index(
-            "", starts[label]
-        )  # the blank line after the section (the log ends with a newline)
+        # the blank line after the section (the log ends with a newline)
+        end = lines.index("", starts[label])
         assert ctx[f"{key}.lines"] == f"{starts[label]}–{end}", key
     assert ctx["causal.label"] == "S10" and ctx["price.attention"] == "28,311,552"
 

