@@ -17,6 +17,7 @@ import torch
 
 from attention_workshop.build import claims, experiment
 from attention_workshop.chapters import inside_the_model as inside
+from attention_workshop.chapters import layer_sizes
 from attention_workshop.gpt2 import GPT2
 
 INPUTS = [
@@ -147,8 +148,8 @@ def test_weights_have_gpt2_layout_and_are_seeded():
             r"nudge must have shape \(2, 8\).*\(3, 8\)",
         ),
         (lambda: inside.compute(["the", "bank"], np.full((2, 8), np.nan)), "finite"),
-        (lambda: inside.step_costs(0, inside.TOY), "1 to 8"),
-        (lambda: inside.shapes(1025, GPT2), "1 to 1024"),
+        (lambda: layer_sizes.step_costs(0, inside.TOY), "1 to 8"),
+        (lambda: layer_sizes.shapes(1025, GPT2), "1 to 1024"),
     ],
     ids=[
         "unknown word",
@@ -169,7 +170,7 @@ def test_bad_input_says_what_is_wrong(call, match):
 
 
 def test_toy_step_costs_by_hand():
-    costs = inside.step_costs(5, inside.TOY)
+    costs = layer_sizes.step_costs(5, inside.TOY)
     assert [c.step.id for c in costs.steps] == STEP_IDS
     by_id = {c.step.id: c for c in costs.steps}
     flops = {sid: c.flops for sid, c in by_id.items()}
@@ -202,7 +203,7 @@ def test_toy_step_costs_by_hand():
 
 
 def test_gpt2_sizes_and_costs_by_hand():
-    f = inside.gpt2_facts(5)
+    f = layer_sizes.gpt2_facts(5)
     assert f.qkv_per_token == 3_538_944  # 2 x 768 x 2304
     assert f.proj_per_token == 1_179_648  # 2 x 768 x 768
     assert (f.c_attn_bias_adds, f.c_proj_bias_adds) == (2304, 768)
@@ -220,22 +221,24 @@ def test_gpt2_sizes_and_costs_by_hand():
 
 
 def test_growth_is_the_square():
-    assert [(r.T, r.cells) for r in inside.growth(8, inside.TOY)] == [
+    assert [(r.T, r.cells) for r in layer_sizes.growth(8, inside.TOY)] == [
         (T, T * T) for T in range(1, 9)
     ]
 
 
 def test_forward_covers_every_step_in_order():
-    steps = [s for line in inside.FORWARD for s in line.steps]
+    steps = [s for line in layer_sizes.FORWARD for s in line.steps]
     assert steps == sorted(steps) and set(steps) == set(range(1, 8))
     att = next(
-        line for line in inside.FORWARD if line.code.strip().startswith("att = q @ k")
+        line
+        for line in layer_sizes.FORWARD
+        if line.code.strip().startswith("att = q @ k")
     )
     assert att.steps == (2,) and att.comment == "scores"
 
 
 def test_shapes_at_gpt2_by_hand():
-    s = inside.shapes(1024, GPT2)
+    s = layer_sizes.shapes(1024, GPT2)
     assert (s.x, s.c_attn, s.qkv, s.c_proj) == (
         (1, 1024, 768),
         (768, 2304),

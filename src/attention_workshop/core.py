@@ -273,31 +273,15 @@ def simple_attention(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return scaled_dot_product_attention(X, X, X)
 
 
-def multi_head_attention(
-    x: np.ndarray,
-    c_attn_weight: np.ndarray,
-    c_attn_bias: np.ndarray,
-    c_proj_weight: np.ndarray,
-    c_proj_bias: np.ndarray,
-    n_head: int,
-    causal: bool = True,
-) -> tuple[np.ndarray, np.ndarray]:
-    """GPT-2's causal self-attention, with GPT-2's weight layout.
-
-    Args:
-        x: ``(T, C)`` or ``(B, T, C)``.
-        c_attn_weight: ``(C, 3C)``, queries, keys and values in one matrix.
-        c_attn_bias: ``(3C,)``.
-        c_proj_weight: ``(C, C)``, the output projection.
-        c_proj_bias: ``(C,)``.
-        n_head: number of heads; must divide ``C``.
-        causal: hide the future (GPT-2 always does).
-
-    Returns:
-        ``(y, weights)``: ``y`` has the shape of ``x``; ``weights`` is
-        ``(n_head, T, T)`` or ``(B, n_head, T, T)``.
-    """
-    causal = _need_bool("causal", causal)
+def _check_gpt2_layer(
+    x: object,
+    c_attn_weight: object,
+    c_attn_bias: object,
+    c_proj_weight: object,
+    c_proj_bias: object,
+    n_head: object,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Shapes and dtypes of a GPT-2 attention layer's input and weights, with errors a reader can act on."""
     x = _as_float("x", x)
     _need_ndim("x", x, (2, 3), "(T, C) or (B, T, C)")
     C = x.shape[-1]
@@ -329,15 +313,44 @@ def multi_head_attention(
                 f"{name} must have shape {shape} for x of shape {x.shape}, got shape {a.shape}"
             )
         params.append(a)
-    w_attn, b_attn, w_proj, b_proj = params
     dtype = np.result_type(x, *params)
-    x = x.astype(dtype, copy=False)
     w_attn, b_attn, w_proj, b_proj = (p.astype(dtype, copy=False) for p in params)
+    return x.astype(dtype, copy=False), w_attn, b_attn, w_proj, b_proj
+
+
+def multi_head_attention(
+    x: np.ndarray,
+    c_attn_weight: np.ndarray,
+    c_attn_bias: np.ndarray,
+    c_proj_weight: np.ndarray,
+    c_proj_bias: np.ndarray,
+    n_head: int,
+    causal: bool = True,
+) -> tuple[np.ndarray, np.ndarray]:
+    """GPT-2's causal self-attention, with GPT-2's weight layout.
+
+    Args:
+        x: ``(T, C)`` or ``(B, T, C)``.
+        c_attn_weight: ``(C, 3C)``, queries, keys and values in one matrix.
+        c_attn_bias: ``(3C,)``.
+        c_proj_weight: ``(C, C)``, the output projection.
+        c_proj_bias: ``(C,)``.
+        n_head: number of heads; must divide ``C``.
+        causal: hide the future (GPT-2 always does).
+
+    Returns:
+        ``(y, weights)``: ``y`` has the shape of ``x``; ``weights`` is
+        ``(n_head, T, T)`` or ``(B, n_head, T, T)``.
+    """
+    causal = _need_bool("causal", causal)
+    x, w_attn, b_attn, w_proj, b_proj = _check_gpt2_layer(
+        x, c_attn_weight, c_attn_bias, c_proj_weight, c_proj_bias, n_head
+    )
 
     single = x.ndim == 2
     if single:
         x = x[None]  # (T, C) -> (1, T, C)
-    B, T, _ = x.shape
+    B, T, C = x.shape
     hs = C // n_head
     qkv = x @ w_attn + b_attn  # (B, T, C) x (C, 3C) -> (B, T, 3C)
     q, k, v = np.split(qkv, 3, axis=-1)  # each (B, T, C)

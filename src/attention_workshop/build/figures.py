@@ -96,31 +96,11 @@ def _svg(fig: Any, title: str, desc: str) -> str:
     return f"{svg[:at]}\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>{svg[at:]}"
 
 
-def heatmap_svg(
-    weights: np.ndarray,
-    rows: Sequence[str],
-    cols: Sequence[str],
-    title: str,
-    masked: np.ndarray | None = None,
-) -> str:
-    """A grid of coloured cells that also prints each value (colour is never the only carrier).
-
-    Args:
-        weights: ``(T, S)`` values between 0 and 1.
-        rows: one label per row (who is looking).
-        cols: one label per column (who is looked at).
-        title: the figure's title.
-        masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
-    """
-    weights = np.asarray(weights, dtype=float)
-    if weights.shape != (len(rows), len(cols)):
-        raise ValueError(
-            f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels"
-        )
-    plt = _pyplot()
+def _label_cells(
+    plt: Any, ax: Any, weights: np.ndarray, masked: np.ndarray | None
+) -> None:
+    """Print every cell's value on it (colour is never the only carrier); hatch and label masked cells."""
     T, S = weights.shape
-    fig, ax = plt.subplots(figsize=(1.1 * S + 1.6, 0.8 * T + 1.2))
-    ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
     for i in range(T):
         for j in range(S):
             v = weights[i, j]
@@ -147,6 +127,34 @@ def heatmap_svg(
                         lw=0,
                     )
                 )
+
+
+def heatmap_svg(
+    weights: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    title: str,
+    masked: np.ndarray | None = None,
+) -> str:
+    """A grid of coloured cells that also prints each value (colour is never the only carrier).
+
+    Args:
+        weights: ``(T, S)`` values between 0 and 1.
+        rows: one label per row (who is looking).
+        cols: one label per column (who is looked at).
+        title: the figure's title.
+        masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
+    """
+    weights = np.asarray(weights, dtype=float)
+    if weights.shape != (len(rows), len(cols)):
+        raise ValueError(
+            f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels"
+        )
+    plt = _pyplot()
+    T, S = weights.shape
+    fig, ax = plt.subplots(figsize=(1.1 * S + 1.6, 0.8 * T + 1.2))
+    ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
+    _label_cells(plt, ax, weights, masked)
     ax.set_xticks(range(S), labels=list(cols))
     ax.set_yticks(range(T), labels=list(rows))
     ax.xaxis.tick_top()

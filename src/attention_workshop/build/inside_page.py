@@ -18,6 +18,7 @@ from dataclasses import fields
 import numpy as np
 
 from ..chapters import inside_the_model as inside
+from ..chapters import layer_sizes
 from ..chapters.inside_the_model import MAX_TOKENS, TOY, WORDS
 from ..gpt2 import GPT2, STEPS, GPT2Config
 from ..toy import AXES, VOCAB
@@ -76,7 +77,7 @@ def step_texts(T: int, cfg: GPT2Config = TOY) -> list[dict[str, str | int]]:
         (shapes), ``flops`` (int), ``cost`` (text), ``per_token`` (text, the steps that act on
         each token alone, else ""), ``note`` (how the FLOPs were counted, else "").
     """
-    costs = inside.step_costs(T, cfg)
+    costs = layer_sizes.step_costs(T, cfg)
     ops = _ops(costs.T, cfg, costs.score_cells, costs.masked_cells)
     return [
         {
@@ -103,7 +104,7 @@ def _shape(s: tuple[int, ...]) -> str:
 
 def _comments(T: int, cfg: GPT2Config) -> dict[str, str]:
     """The shape comment of each kind of line of ``forward`` (:attr:`CodeLine.comment`)."""
-    s = inside.shapes(T, cfg)
+    s = layer_sizes.shapes(T, cfg)
     bt, heads, grid = _shape(s.x), _shape(s.heads), _shape(s.grid)
     return {
         "": "",
@@ -129,7 +130,7 @@ def code_lines(T: int, cfg: GPT2Config = TOY) -> list[dict[str, object]]:
     comments = _comments(T, cfg)
     return [
         {"code": ln.code, "shape": comments[ln.comment], "steps": list(ln.steps)}
-        for ln in inside.FORWARD
+        for ln in layer_sizes.FORWARD
     ]
 
 
@@ -137,7 +138,7 @@ def _list(a: np.ndarray) -> list[object]:
     return list(np.asarray(a, dtype=np.float64).tolist())
 
 
-def _gpt2_data(f: inside.GPT2Facts) -> dict[str, object]:
+def _gpt2_data(f: layer_sizes.GPT2Facts) -> dict[str, object]:
     C, T = f.cfg.n_embd, f.cfg.n_ctx
     return {
         "n_embd": C,

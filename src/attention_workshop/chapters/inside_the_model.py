@@ -10,8 +10,7 @@ followed by 4 position numbers (:func:`positions`): GPT-2 also tells attention w
 token sits before the first block, by adding a learned position vector.
 
 :func:`compute` runs the block one step at a time (:data:`attention_workshop.gpt2.STEPS`);
-:func:`step_costs`, :func:`shapes`, :func:`growth` and :func:`gpt2_facts` (from
-:mod:`._layer_sizes`) give the sizes and costs the page quotes, as numbers. :func:`facts`
+:mod:`.layer_sizes` gives the sizes and costs the page quotes, as numbers. :func:`facts`
 gathers what the page states and :data:`CLAIMS` tests it (the build checks them on every site
 build). The page's text, HTML and JSON are written by
 :mod:`attention_workshop.build.inside_page`.
@@ -34,20 +33,8 @@ from ..core import (
 )
 from ..gpt2 import GPT2Config
 from ..toy import AXES, VOCAB, embed
-from ._layer_sizes import (
-    FORWARD,
-    CodeLine,
-    Costs,
-    GPT2Facts,
-    GrowthRow,
-    Shapes,
-    StepCost,
-    gpt2_facts,
-    growth,
-    shapes,
-    step_costs,
-)
 from ._section import Claim
+from .layer_sizes import GPT2Facts, GrowthRow, gpt2_facts, growth
 
 __all__ = [
     "TOY",
@@ -64,17 +51,6 @@ __all__ = [
     "compute",
     "Reference",
     "reference",
-    "StepCost",
-    "Costs",
-    "step_costs",
-    "CodeLine",
-    "FORWARD",
-    "Shapes",
-    "shapes",
-    "GrowthRow",
-    "growth",
-    "GPT2Facts",
-    "gpt2_facts",
     "InsideFacts",
     "facts",
     "CLAIMS",

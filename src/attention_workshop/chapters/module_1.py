@@ -231,7 +231,6 @@ def _own_and_others(
 def _simple_limits(ctx: Context) -> SimpleLimits:
     f = ctx.fmt
     words = ctx.sentence
-    T = len(words)
     X = embed(words)
     S = simple_scores(X)
     out, w = simple_attention(X)
@@ -241,6 +240,31 @@ def _simple_limits(ctx: Context) -> SimpleLimits:
         f"largest |score[i, j] - score[j, i]| = {asym:.1f}  (the table is symmetric)",
         "output rows on the axes (weights x the same rows X):",
         *("  " + x for x in f.table(out, words, AXES)),
+    )
+    _log_self_and_others(ctx, own, other, own_dot, other_dot)
+    ctx.show(asymmetry=f"{asym:.1f}")
+    leans = {
+        name: _log_lean(ctx, name, sent)
+        for name, sent in (("first", words), ("contrast", SENT_MONEY))
+    }
+    ctx.show(last=words[-1])
+    ln = longer_neighbour()
+    _log_longer(ctx, ln)
+    return SimpleLimits(
+        asym, out, own, other, own_dot, other_dot, leans["first"], leans["contrast"], ln
+    )
+
+
+def _log_self_and_others(
+    ctx: Context,
+    own: np.ndarray,
+    other: np.ndarray,
+    own_dot: np.ndarray,
+    other_dot: np.ndarray,
+) -> None:
+    """Each word's squared length, its best dot with another word, and its weights on itself and others."""
+    f, words, T = ctx.fmt, ctx.sentence, len(ctx.sentence)
+    ctx.log(
         "each word: x.x (its squared length), its largest x.y with another",
         "word, its weight on itself, and the most it gives another word:",
         f"  {'':<8}{'x.x':>7}{'max x.y':>9}{'self':>8}{'max other':>11}",
@@ -253,7 +277,6 @@ def _simple_limits(ctx: Context) -> SimpleLimits:
         )
     )
     ctx.show(
-        asymmetry=f"{asym:.1f}",
         self_wins=str(int(np.sum(own > other))),
         T=str(T),
         self_max=f.fixed(own.max()),
@@ -268,27 +291,25 @@ def _simple_limits(ctx: Context) -> SimpleLimits:
                 f"other_dot_{i}": f.fixed(other_dot[i]),
             }
         )
-    leans = {}
-    for name, sent in (("first", words), ("contrast", SENT_MONEY)):
-        Xs = embed(sent)
-        o, _ = simple_attention(Xs)
-        before, after = float(lean(Xs[-1])), float(lean(o[-1]))
-        ctx.log(
-            f'{sent[-1]} in "{" ".join(sent)}", water - money: {f.signed(before)} before, {f.signed(after)} after'
-        )
-        leans[name] = (before, after)
-        ctx.show(
-            **{
-                f"{name}_lean_before": f.minus(f.signed(before)),
-                f"{name}_lean_after": f.minus(f.signed(after)),
-            }
-        )
-    ctx.show(last=words[-1])
-    ln = longer_neighbour()
-    _log_longer(ctx, ln)
-    return SimpleLimits(
-        asym, out, own, other, own_dot, other_dot, leans["first"], leans["contrast"], ln
+
+
+def _log_lean(ctx: Context, name: str, sent: tuple[str, ...]) -> tuple[float, float]:
+    """The last word's water - money before and after simple attention: ``(before, after)``."""
+    f = ctx.fmt
+    Xs = embed(sent)
+    o, _ = simple_attention(Xs)
+    before, after = float(lean(Xs[-1])), float(lean(o[-1]))
+    ctx.log(
+        f'{sent[-1]} in "{" ".join(sent)}", water - money: '
+        f"{f.signed(before)} before, {f.signed(after)} after"
     )
+    ctx.show(
+        **{
+            f"{name}_lean_before": f.minus(f.signed(before)),
+            f"{name}_lean_after": f.minus(f.signed(after)),
+        }
+    )
+    return before, after
 
 
 def _log_longer(ctx: Context, ln: Longer) -> None:

@@ -226,6 +226,21 @@ def _sqrt_dk(ctx: Context) -> SqrtDk:
         ctx.log(
             f"  {int(d):>5}   {f.fixed(vr, 1):>9} {f.fixed(vs, 3):>11}   {f.fixed(mr, 3):>9} {f.fixed(ms, 3):>11}"
         )
+    _show_sqrt_dk(ctx, arr)
+    return SqrtDk(
+        np.array(DK_VALUES),
+        arr[:, 1],
+        arr[:, 2],
+        arr[:, 3],
+        arr[:, 4],
+        DK_KEYS,
+        DK_TRIALS,
+    )
+
+
+def _show_sqrt_dk(ctx: Context, arr: np.ndarray) -> None:
+    """The values Module 2's prose quotes from the measurement ``arr`` (one row per d_k)."""
+    f = ctx.fmt
     check = DK_VALUES[-2]  # the size the self-check asks about
     ctx.show(
         seed=str(ctx.seed),
@@ -256,15 +271,6 @@ def _sqrt_dk(ctx: Context) -> SqrtDk:
                 f"max_scaled_{n}": f.fixed(ms),
             }
         )
-    return SqrtDk(
-        np.array(DK_VALUES),
-        arr[:, 1],
-        arr[:, 2],
-        arr[:, 3],
-        arr[:, 4],
-        DK_KEYS,
-        DK_TRIALS,
-    )
 
 
 SQRT_DK = Section(

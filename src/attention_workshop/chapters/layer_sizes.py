@@ -2,8 +2,7 @@
 
 Inside the model quotes them for its toy block and for GPT-2 (the build writes them as text,
 HTML and JSON: :mod:`attention_workshop.build.inside_page`). A multiply-add counts 2 FLOPs,
-as in :func:`attention_workshop.gpt2.attention_flops`; import these names from
-:mod:`attention_workshop.chapters.inside_the_model`.
+as in :func:`attention_workshop.gpt2.attention_flops`.
 """
 
 from __future__ import annotations
