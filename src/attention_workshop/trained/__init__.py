@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from .core import scaled_dot_product_attention
+from ..core import scaled_dot_product_attention
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
