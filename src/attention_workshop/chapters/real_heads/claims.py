@@ -1,0 +1,147 @@
+"""What the "Real heads" page claims about all-MiniLM-L6-v2, each tested against :func:`.facts.facts`.
+
+The build checks every claim on every site build (:mod:`attention_workshop.build.claims`);
+the page quotes the numbers behind them as ``{{ real_heads.* }}`` values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._section import Claim
+from .facts import RealHeads
+from .measures import PLACES
+from .sentences import NOUNS
+
+__all__ = ["MARGIN", "CLAIMS"]
+
+#: A head "follows the meaning" of "it" when it sends at least this much more weight to the
+#: right noun than to the other, in both sentences of the pair.
+MARGIN = 0.05
+
+
+def _rows_sum_to_one(r: RealHeads) -> bool:
+    return all(
+        np.allclose(h.attentions.sum(axis=-1), 1.0, rtol=0, atol=1e-9) for h in r.heads
+    )
+
+
+def _reads_both_ways(r: RealHeads) -> bool:
+    """Every head of every sentence gives some weight to later tokens."""
+    for h in r.heads:
+        T = h.attentions.shape[-1]
+        later = h.attentions[..., np.triu(np.ones((T, T), dtype=bool), 1)]  # (L, H, n)
+        if not np.all(later.sum(axis=-1) > 0):
+            return False
+    return True
+
+
+def _in_class_everywhere(r: RealHeads, head: tuple[int, int], cls: str) -> bool:
+    layer, n = head
+    return all(h.classes[layer][n] == cls for h in r.heads)
+
+
+def _one_each(r: RealHeads) -> bool:
+    return all(h.count("previous") == 1 and h.count("next") == 1 for h in r.heads)
+
+
+def _cls_wins_most(r: RealHeads) -> bool:
+    others = [p for p in PLACES if p != "cls"]
+    return all(h.count("cls") > max(h.count(p) for p in others) for h in r.heads)
+
+
+def _bank_same_input(r: RealHeads) -> bool:
+    b = r.bank
+    return b.inputs_equal and abs(b.senses[0] - 1) <= 1e-12 >= abs(b.same[0] - 1)
+
+
+def _it_animal_head(r: RealHeads) -> tuple[float, float, float]:
+    """The tired sentence's top it-to-animal head: its weight to animal (tired, wide), to street (wide)."""
+    tired, wide = r.it.endings
+    animal, street = NOUNS
+    head = r.it.top(tired, animal)
+    to = r.it.to_noun
+    return to[tired][animal][head], to[wide][animal][head], to[wide][street][head]
+
+
+def _copy_head_alone(r: RealHeads) -> bool:
+    return int(np.sum(r.copies.share > 0.5)) == 1
+
+
+CLAIMS: tuple[Claim[RealHeads], ...] = (
+    Claim(
+        "real_heads.rows_sum_to_one",
+        "every row of every head sums to 1, in every sentence",
+        _rows_sum_to_one,
+    ),
+    Claim(
+        "real_heads.reads_both_ways",
+        "there is no causal mask: every head gives some weight to later tokens",
+        _reads_both_ways,
+    ),
+    Claim(
+        "real_heads.previous_everywhere",
+        "the steadiest previous-token head is a previous-token head in every sentence",
+        lambda r: _in_class_everywhere(r, r.previous, "previous"),
+    ),
+    Claim(
+        "real_heads.next_everywhere",
+        "the steadiest next-token head is a next-token head in every sentence",
+        lambda r: _in_class_everywhere(r, r.following, "next"),
+    ),
+    Claim(
+        "real_heads.one_of_each",
+        "every sentence has exactly one previous-token head and one next-token head",
+        _one_each,
+    ),
+    Claim(
+        "real_heads.cls_wins_most",
+        "in every sentence, [CLS] wins more heads than any other place",
+        _cls_wins_most,
+    ),
+    Claim(
+        "real_heads.no_self_or_sep",
+        "no head is a self head or a [SEP] head, in any sentence",
+        lambda r: all(h.count("self") == h.count("sep") == 0 for h in r.heads),
+    ),
+    Claim(
+        "real_heads.bank_same_input",
+        "bank goes into layer 1 as the same vector in all three bank sentences",
+        _bank_same_input,
+    ),
+    Claim(
+        "real_heads.bank_senses_apart",
+        "after every layer, bank by the river is closer to bank by the river in another "
+        "sentence than to bank for money",
+        lambda r: bool(np.all(r.bank.same[1:] > r.bank.senses[1:])),
+    ),
+    Claim(
+        "real_heads.bank_last_layer_lowest",
+        "both of bank's cosines are lowest after the last layer",
+        lambda r: (
+            int(np.argmin(r.bank.senses)) == int(np.argmin(r.bank.same)) == r.n_layer
+        ),
+    ),
+    Claim(
+        "real_heads.it_animal_head_drops",
+        "the head that sends it most to animal in the tired sentence sends it less than "
+        "half as much when the street is wide",
+        lambda r: _it_animal_head(r)[1] < _it_animal_head(r)[0] / 2,
+    ),
+    Claim(
+        "real_heads.it_animal_head_keeps_animal",
+        "even when the street is wide, that head sends it more to animal than to street",
+        lambda r: _it_animal_head(r)[1] > _it_animal_head(r)[2],
+    ),
+    Claim(
+        "real_heads.it_no_head_follows",
+        "no head sends it at least MARGIN more to the right noun in both sentences",
+        lambda r: bool(np.all(r.it.margin < MARGIN)),
+    ),
+    Claim(
+        "real_heads.copy_head_alone",
+        "one head, and only one, sends more than half of a repeated word's attention "
+        "to its other copies",
+        _copy_head_alone,
+    ),
+)
