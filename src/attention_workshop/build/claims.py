@@ -3,9 +3,9 @@
 A claim is a sentence a page states ("every row sums to 1") and a test over a typed subject
 (:class:`attention_workshop.chapters.Claim`): a section's result in the run, or the result of a
 page that has no results.log section of its own (:data:`PAGES`: Inside the model's facts, the
-final exam's questions), computed from the run of the workshop's own sentence. :func:`verify`
-raises :class:`ClaimError` naming every claim that has stopped being true, and the site build
-fails with it.
+final exam's questions, Real heads' measurements of a trained model), computed from the run of
+the workshop's own sentence. :func:`verify` raises :class:`ClaimError` naming every claim that
+has stopped being true, and the site build fails with it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..chapters import SECTIONS, Claim, final_exam, inside_the_model
+from ..chapters import SECTIONS, Claim, final_exam, inside_the_model, real_heads
 from ..toy import SENT_RIVER
 from .results import Results
 
@@ -28,11 +28,16 @@ def _inside_facts(_: Results) -> inside_the_model.InsideFacts:
     return inside_the_model.facts()
 
 
+def _real_heads(_: Results) -> real_heads.RealHeads:
+    return real_heads.facts()
+
+
 #: Pages whose claims test the page's own result: (subject key, how to compute it from a run, the claims).
 #: They are checked when the run is the workshop's own sentence, as the site build's is.
 PAGES: tuple[tuple[str, Callable[[Results], Any], tuple[Claim[Any], ...]], ...] = (
     ("inside_the_model", _inside_facts, inside_the_model.CLAIMS),
     (final_exam.SUBJECT, final_exam.exam, final_exam.CLAIMS),
+    (real_heads.SUBJECT, _real_heads, real_heads.CLAIMS),
 )
 
 #: How to compute each page's subject from a run, by subject key.

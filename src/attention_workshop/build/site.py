@@ -8,7 +8,7 @@ verified), :func:`context` to fill ``{{ section.name }}`` placeholders, and
 from __future__ import annotations
 
 from ..gpt2 import GPT2
-from . import exam_page, inside_page, pages
+from . import exam_page, inside_page, pages, real_heads_page, real_heads_values
 from .pages import GENERATED, build_info, results
 
 __all__ = ["GENERATED", "results", "runs", "context", "generated_files"]
@@ -36,6 +36,7 @@ def context() -> dict[str, str]:
         ctx[f"gpt2.{name}"] = str(getattr(GPT2, name))
     ctx.update({f"inside.{k}": v for k, v in inside_page.values().items()})
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})
+    ctx.update({f"real_heads.{k}": v for k, v in real_heads_values.values().items()})
     return ctx
 
 
@@ -47,7 +48,11 @@ def generated_files() -> dict[str, str]:
         f"{GENERATED}/{name}": text
         for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()
     }
-    for page in (inside_page.site_files(), exam_page.site_files()):
+    for page in (
+        inside_page.site_files(),
+        exam_page.site_files(),
+        real_heads_page.site_files(),
+    ):
         for path, text in page.items():
             if path in files:
                 raise ValueError(f"{path!r} is written twice by the build")

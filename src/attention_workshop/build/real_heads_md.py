@@ -1,0 +1,177 @@
+"""The "Real heads" page's Markdown and HTML: tables, figures, the static grids, the grid's mount.
+
+Every number comes from :func:`attention_workshop.chapters.real_heads.facts` through the one
+formatter; the files the figures point at are written by :mod:`.real_heads_page`. Without
+JavaScript the page still shows every sentence's grid as a picture, with its table of classes.
+"""
+
+from __future__ import annotations
+
+import html
+
+from ..chapters import real_heads as rh
+from ..chapters.real_heads import Heads
+from . import fmt
+from .real_heads_page import (
+    INDEX_PATH,
+    class_label,
+    grid_desc,
+    grid_file,
+    head_desc,
+    head_file,
+    head_name,
+    shown_heads,
+)
+
+__all__ = [
+    "figure",
+    "sentences_table",
+    "counts_table",
+    "class_table",
+    "static_grids",
+    "head_figure",
+    "bank_figure",
+    "bank_table",
+    "it_table",
+    "explorer_html",
+]
+
+
+def figure(path: str, alt: str, caption: str) -> str:
+    """A generated figure with its text alternative and its SVG and CSV downloads (loaded lazily)."""
+    csv = path.removesuffix(".svg") + ".csv"
+    return (
+        f'<figure class="workshop-figure rh-figure">\n'
+        f'<img src="{path}" alt="{html.escape(alt)}" loading="lazy">\n'
+        f'<figcaption>{caption} <a href="{path}" download>Download SVG</a> · '
+        f'<a href="{csv}" download>numbers as CSV</a></figcaption>\n'
+        f"</figure>\n"
+    )
+
+
+def sentences_table() -> str:
+    """The page's sentences: the text, its number of tokens, what it was chosen to show."""
+    f = rh.facts()
+    rows = [
+        f"| {n} | {h.sentence.text} | {len(h.tokens)} | {h.sentence.shows} |"
+        for n, h in enumerate(f.heads, 1)
+    ]
+    head = "| | sentence | tokens | chosen to show |\n|--:|:--|--:|:--|"
+    return "\n".join([head, *rows]) + "\n"
+
+
+def counts_table() -> str:
+    """How many heads each sentence puts in each class (sentences down, classes across)."""
+    f = rh.facts()
+    counts = f.counts()  # (sentences, classes)
+    head = "| sentence | " + " | ".join(rh.LABELS[c] for c in rh.CLASSES) + " |"
+    rule = "|:--|" + "--:|" * len(rh.CLASSES)
+    rows = [
+        f"| {n} {h.sentence.key} | " + " | ".join(str(c) for c in row) + " |"
+        for n, (h, row) in enumerate(zip(f.heads, counts), 1)
+    ]
+    return "\n".join([head, rule, *rows]) + "\n"
+
+
+def class_table(h: Heads) -> str:
+    """Every head's class and score for one sentence: layers down, heads across."""
+    L, H = h.score.shape
+    head = "| | " + " | ".join(f"head {n + 1}" for n in range(H)) + " |"
+    rule = "|:--|" + ":-:|" * H
+    rows = [
+        f"| layer {layer + 1} | "
+        + " | ".join(class_label(h, layer, n) for n in range(H))
+        + " |"
+        for layer in range(L)
+    ]
+    return "\n".join([head, rule, *rows]) + "\n"
+
+
+def _indent(text: str) -> str:
+    return "\n".join(("    " + line).rstrip() for line in text.splitlines())
+
+
+def static_grids() -> str:
+    """One tab per sentence: its grid as a picture and its table of classes (no JavaScript needed)."""
+    f = rh.facts()
+    tabs = []
+    for n, h in enumerate(f.heads, 1):
+        fig = figure(
+            grid_file(h.sentence.key),
+            grid_desc(h),
+            f"All {f.n_layer * f.n_head} heads on sentence {n}, each with its class and score.",
+        )
+        tabs.append(
+            f'=== "{n} {h.sentence.key}"\n\n{_indent(fig)}\n\n'
+            f"    {html.escape(h.sentence.text)}\n\n{_indent(class_table(h))}\n"
+        )
+    return "\n".join(tabs)
+
+
+def head_figure(name: str, caption: str) -> str:
+    """One of the heads the page shows large (:func:`.real_heads_page.shown_heads`), by name."""
+    shown = shown_heads(rh.facts())
+    if name not in shown:
+        raise ValueError(
+            f"no head {name!r} is drawn large; there are: {', '.join(shown)}"
+        )
+    key, head = shown[name]
+    return figure(
+        head_file(key, head), head_desc(rh.facts().sentence(key), head), caption
+    )
+
+
+def bank_figure(caption: str) -> str:
+    """bank's cosine across the bank sentences, going in and after each layer."""
+    f = rh.facts()
+    b = f.bank
+    alt = (
+        "Line chart of bank's cosine, going in (layer 0) and after each layer. "
+        "River bank against savings bank: "
+        + ", ".join(fmt.fixed(x, 3) for x in b.senses)
+        + ". River bank against river bank in another sentence: "
+        + ", ".join(fmt.fixed(x, 3) for x in b.same)
+        + "."
+    )
+    return figure("generated/real-heads/bank-cosine.svg", alt, caption)
+
+
+def bank_table() -> str:
+    """The two cosines per layer, as a Markdown table."""
+    b = rh.facts().bank
+    rows = [
+        f"| {'going in' if n == 0 else f'after layer {n}'} | {fmt.fixed(s, 3)} | {fmt.fixed(t, 3)} |"
+        for n, (s, t) in enumerate(zip(b.senses, b.same))
+    ]
+    head = "| bank's vector | river vs savings | river vs river |\n|:--|--:|--:|"
+    return "\n".join([head, *rows]) + "\n"
+
+
+def it_table() -> str:
+    """For each ending and noun, the head that sends "it" most to that noun, and its weight."""
+    f = rh.facts()
+    rows = []
+    for ending in f.it.endings:
+        for noun in rh.NOUNS:
+            top = f.it.top(ending, noun)
+            w = f.it.to_noun[ending][noun][top]
+            other = next(n for n in rh.NOUNS if n != noun)
+            rows.append(
+                f'| "…too {ending}." | {noun} | {head_name(top)} | {fmt.fixed(w, 2)} | '
+                f"{fmt.fixed(f.it.to_noun[ending][other][top], 2)} |"
+            )
+    head = (
+        '| sentence | "it" to | the head that sends most | weight | same head, to the other noun |\n'
+        "|:--|:--|:--|--:|--:|"
+    )
+    return "\n".join([head, *rows]) + "\n"
+
+
+def explorer_html() -> str:
+    """The interactive grid's mount point; says plainly what happens without JavaScript."""
+    return (
+        f'<div class="rh-app" id="real-heads-explorer" data-src="{INDEX_PATH}">'
+        '<p class="rh-nojs">The interactive grid needs JavaScript. Every sentence\'s grid is '
+        "also below, as a picture with its table of classes, computed when this site was built.</p>"
+        "</div>\n"
+    )

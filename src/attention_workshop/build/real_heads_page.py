@@ -1,0 +1,220 @@
+"""The "Real heads" page's files and numbers: JSON for its grid, figures, and the prose's values.
+
+Everything comes from :func:`attention_workshop.chapters.real_heads.facts` (all-MiniLM-L6-v2,
+run by the package) and is written with the one formatter. The page's JavaScript reads
+:data:`INDEX_PATH` when it starts, and one sentence's JSON when that sentence is shown.
+The Markdown and HTML the page prints are in :mod:`.real_heads_md`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ..chapters import real_heads as rh
+from ..chapters.real_heads import Head, Heads, RealHeads
+from . import figures, fmt
+from .head_figures import SHORT, grid_svg, head_svg
+
+__all__ = [
+    "DIR",
+    "INDEX_PATH",
+    "SCALE",
+    "head_name",
+    "class_label",
+    "sentence_data",
+    "index_data",
+    "grid_file",
+    "head_file",
+    "shown_heads",
+    "grid_desc",
+    "head_desc",
+    "classes_csv",
+    "site_files",
+]
+
+#: Where the page's generated files go.
+DIR = "generated/real-heads"
+#: What the page's JavaScript reads first: the sentences and where each one's data is.
+INDEX_PATH = f"{DIR}/index.json"
+#: Weights in the JSON are whole numbers of thousandths (0.677 is 677): a third of the bytes.
+SCALE = 1000
+
+
+def head_name(head: Head) -> str:
+    """``layer 1, head 3`` for ``(0, 2)``: the page counts from 1."""
+    return f"layer {head[0] + 1}, head {head[1] + 1}"
+
+
+def class_label(h: Heads, layer: int, n: int) -> str:
+    """What the grid prints under a head: its class and score, ``prev 1.00``."""
+    return f"{SHORT[h.classes[layer][n]]} {fmt.fixed(float(h.score[layer, n]), 2)}"
+
+
+def _json(data: object) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def sentence_data(h: Heads) -> dict[str, Any]:
+    """One sentence's data: tokens, every head's weights (thousandths), classes and scores."""
+    return {
+        "key": h.sentence.key,
+        "text": h.sentence.text,
+        "tokens": list(h.tokens),
+        "weights": np.rint(h.attentions * SCALE).astype(int).tolist(),  # (L, H, T, T)
+        "classes": [list(row) for row in h.classes],  # (L, H)
+        "score": np.round(h.score, 3).tolist(),  # (L, H)
+        "scores": np.round(h.scores, 3).tolist(),  # (L, H, 6)
+    }
+
+
+def index_data(f: RealHeads) -> dict[str, Any]:
+    """What the page's script reads first: sizes, classes, and each sentence's file."""
+    return {
+        "n_layer": f.n_layer,
+        "n_head": f.n_head,
+        "scale": SCALE,
+        "measures": list(rh.MEASURES),
+        "classes": [{"id": c, "label": rh.LABELS[c]} for c in rh.CLASSES],
+        "short": SHORT,
+        # what the grid shows first: the previous-token head on the first sentence
+        "start": {
+            "sentence": f.heads[0].sentence.key,
+            "layer": f.previous[0],
+            "head": f.previous[1],
+        },
+        "sentences": [
+            {
+                "key": h.sentence.key,
+                "text": h.sentence.text,
+                "shows": h.sentence.shows,
+                "n_tokens": len(h.tokens),
+                "src": f"{h.sentence.key}.json",
+                "grid": f"{h.sentence.key}-grid.svg",
+            }
+            for h in f.heads
+        ],
+    }
+
+
+def grid_file(key: str) -> str:
+    """The grid figure of a sentence, a path inside the site."""
+    return f"{DIR}/{key}-grid.svg"
+
+
+def head_file(key: str, head: Head) -> str:
+    """One head's large figure for a sentence (its CSV twin has the same stem)."""
+    return f"{DIR}/{key}-L{head[0] + 1}H{head[1] + 1}.svg"
+
+
+def shown_heads(f: RealHeads) -> dict[str, tuple[str, Head]]:
+    """The heads the page shows large, by name: ``(sentence key, head)``.
+
+    ``previous``: the previous-token head on the river sentence; ``it_tired`` and ``it_wide``:
+    the head that sends "it" most to "animal" in the tired sentence, in both sentences;
+    ``copy``: the head that sends repeated words most to their copies.
+    """
+    tired, wide = f.it.endings
+    it_head = f.it.top(tired, rh.NOUNS[0])
+    return {
+        "previous": (rh.BANK[0], f.previous),
+        "it_tired": (tired, it_head),
+        "it_wide": (wide, it_head),
+        "copy": (rh.REPEAT, rh.best_head(f.copies.share)),
+    }
+
+
+def grid_desc(h: Heads) -> str:
+    """The grid's text alternative: how many heads in each class, and where to find each head."""
+    counts = ", ".join(f"{rh.LABELS[c]} {h.count(c)}" for c in rh.CLASSES if h.count(c))
+    return (
+        f"All {h.attentions.shape[0] * h.attentions.shape[1]} heads of all-MiniLM-L6-v2 "
+        f'on "{h.sentence.text}", layers down and heads across, each a small heatmap with its '
+        f"class under it. Heads per class: {counts}. The table beside the figure lists each "
+        "head's class and score."
+    )
+
+
+def head_desc(h: Heads, head: Head) -> str:
+    """A large head's text alternative: where each token looks most, with the weight."""
+    w = h.attentions[head]  # (T, T)
+    looks = "; ".join(
+        f"{t} → {h.tokens[int(np.argmax(row))]} {fmt.fixed(float(row.max()), 2)}"
+        for t, row in zip(h.tokens, w)
+    )
+    return (
+        f'Heatmap of {head_name(head)} on "{h.sentence.text}". Each token, then the token '
+        f"it looks at most and the weight: {looks}."
+    )
+
+
+def classes_csv(h: Heads) -> str:
+    """Every head's class, score and six measures, one row per head."""
+    rows = [
+        [
+            layer + 1,
+            n + 1,
+            rh.LABELS[h.classes[layer][n]],
+            float(h.score[layer, n]),
+            *h.scores[layer, n],
+        ]
+        for layer in range(h.scores.shape[0])
+        for n in range(h.scores.shape[1])
+    ]
+    return figures.table_csv(["layer", "head", "class", "score", *rh.MEASURES], rows)
+
+
+def _bank_files(f: RealHeads) -> dict[str, str]:
+    layers = list(range(f.n_layer + 1))
+    svg = figures.lines_svg(
+        layers,
+        {
+            "river bank vs savings bank": f.bank.senses,
+            "river bank vs river bank (another sentence)": f.bank.same,
+        },
+        "bank's vectors: cosine going in (0) and after each layer",
+        "layer (0: going in)",
+        "cosine",
+        logx=False,
+    )
+    rows = [[n, f.bank.senses[n], f.bank.same[n]] for n in layers]
+    csv = figures.table_csv(["layer", "river_vs_savings", "river_vs_river"], rows)
+    return {f"{DIR}/bank-cosine.svg": svg, f"{DIR}/bank-cosine.csv": csv}
+
+
+def _head_files(f: RealHeads) -> dict[str, str]:
+    files = {}
+    for key, head in shown_heads(f).values():
+        h = f.sentence(key)
+        path = head_file(key, head)
+        files[path] = head_svg(
+            h.attentions[head],
+            h.tokens,
+            f'{head_name(head)}: "{h.sentence.text}"',
+            head_desc(h, head),
+        )
+        files[path.replace(".svg", ".csv")] = figures.table_csv(
+            ["query", *h.tokens],
+            [[t, *row] for t, row in zip(h.tokens, h.attentions[head])],
+        )
+    return files
+
+
+def site_files() -> dict[str, str]:
+    """Every file the page needs in the site, ``{path inside the site: text}``."""
+    f = rh.facts()
+    files = {INDEX_PATH: _json(index_data(f)) + "\n"}
+    for h in f.heads:
+        key = h.sentence.key
+        files[f"{DIR}/{key}.json"] = _json(sentence_data(h)) + "\n"
+        labels = [
+            [class_label(h, layer, n) for n in range(f.n_head)]
+            for layer in range(f.n_layer)
+        ]
+        files[grid_file(key)] = grid_svg(
+            h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h)
+        )
+        files[grid_file(key).replace(".svg", ".csv")] = classes_csv(h)
+    return {**files, **_bank_files(f), **_head_files(f)}
