@@ -31,6 +31,7 @@ __all__ = [
     "shown_heads",
     "grid_desc",
     "head_desc",
+    "grid_figure",
     "classes_csv",
     "site_files",
 ]
@@ -150,6 +151,15 @@ def head_desc(h: Heads, head: Head) -> str:
     )
 
 
+def grid_figure(h: Heads) -> str:
+    """Every head of one sentence at once, as SVG: thumbnails with their class and score."""
+    L, H = h.score.shape
+    labels = [[class_label(h, layer, n) for n in range(H)] for layer in range(L)]
+    return grid_svg(
+        h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h)
+    )
+
+
 def classes_csv(h: Heads) -> str:
     """Every head's class, score and six measures, one row per head."""
     rows = [
@@ -209,12 +219,6 @@ def site_files() -> dict[str, str]:
     for h in f.heads:
         key = h.sentence.key
         files[f"{DIR}/{key}.json"] = _json(sentence_data(h)) + "\n"
-        labels = [
-            [class_label(h, layer, n) for n in range(f.n_head)]
-            for layer in range(f.n_layer)
-        ]
-        files[grid_file(key)] = grid_svg(
-            h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h)
-        )
+        files[grid_file(key)] = grid_figure(h)
         files[grid_file(key).replace(".svg", ".csv")] = classes_csv(h)
     return {**files, **_bank_files(f), **_head_files(f)}

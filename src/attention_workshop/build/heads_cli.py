@@ -1,0 +1,135 @@
+"""One sentence's heads, from the command line: ``python -m attention_workshop.trained --sentence "..."
+--out DIR`` (also installed as ``attention-workshop-heads``).
+
+It runs the sentence through all-MiniLM-L6-v2 (the package's own forward pass, offline),
+classifies every head as the "Real heads" page does, and writes three files: ``heads.md``
+(the table of classes, as on the page), ``heads.csv`` (every head's class, score and six
+measures) and ``grid.svg`` (every head at once). Bad input or a missing model gives one line
+on stderr and a non-zero exit, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..chapters import real_heads as rh
+from ..chapters.real_heads import Heads, Sentence
+from ..trained import MissingModelError, load_minilm
+from . import fmt
+from .head_figures import SHORT
+from .real_heads_md import class_table
+from .real_heads_page import classes_csv, grid_figure
+
+__all__ = ["FILES", "files_for", "write_all", "main"]
+
+#: The files the command writes, in the order it lists them.
+FILES = ("heads.md", "heads.csv", "grid.svg")
+
+
+def _markdown(h: Heads) -> str:
+    """heads.md: the sentence, its tokens, each head's class and score, the count per class."""
+    counts = "\n".join(
+        f"| {rh.LABELS[c]} | {h.count(c)} |" for c in rh.CLASSES if h.count(c)
+    )
+    shorts = "; ".join(f"{s} = {rh.LABELS[c]}" for c, s in SHORT.items())
+    return (
+        f"# The heads of all-MiniLM-L6-v2 on one sentence\n\n"
+        f"Sentence: {h.sentence.text}\n\n"
+        f"Tokens ({len(h.tokens)}): {' '.join(h.tokens)}\n\n"
+        f"{class_table(h)}\n"
+        f"Classes: {shorts}. A place's class needs a share of at least "
+        f"{fmt.num(rh.SHARE, 2)}; broad needs a spread of at least {fmt.num(rh.BROAD, 2)}.\n\n"
+        f"| class | heads |\n|:--|--:|\n{counts}\n"
+    )
+
+
+def files_for(h: Heads) -> dict[str, str]:
+    """The command's files for one measured sentence, ``{name: text}``."""
+    return {
+        "heads.md": _markdown(h),
+        "heads.csv": classes_csv(h),
+        "grid.svg": grid_figure(h),
+    }
+
+
+def write_all(files: Mapping[str, str], out_dir: str | os.PathLike[str]) -> list[Path]:
+    """Write ``files`` into ``out_dir``: every file whole, or none (the one place this command writes).
+
+    The files are written into a temporary folder beside ``out_dir`` first. A new folder is
+    then renamed into place at once; into a folder that exists, each file is moved in with an
+    atomic rename. (Meant to become :func:`attention_workshop.build.atomic.write_all`.)
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise NotADirectoryError(f"{out} is a file, not a folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+    try:
+        for name, text in files.items():
+            (tmp / name).write_text(text, encoding="utf-8", newline="\n")
+        if out.exists():
+            for name in files:
+                os.replace(tmp / name, out / name)
+        else:
+            tmp.chmod(0o777 & ~_umask())  # mkdtemp's folder is private; the new one is not
+            os.rename(tmp, out)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return [out / name for name in files]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _parser() -> argparse.ArgumentParser:
+    invoked = Path(sys.argv[0]).name
+    parser = argparse.ArgumentParser(
+        prog="python -m attention_workshop.trained"
+        if invoked in ("trained", "__main__.py")
+        else invoked,
+        description="Classify every head of all-MiniLM-L6-v2 on one sentence, offline, and "
+        "write the table of classes (heads.md, heads.csv) and the grid of heads (grid.svg).",
+    )
+    parser.add_argument(
+        "--sentence", help='the sentence, e.g. "The bank of the river."'
+    )
+    parser.add_argument(
+        "--out", default="heads", help="folder to write into (default: heads)"
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line: one sentence in, its heads' classes and grid out."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.sentence is None:
+        parser.exit(2, 'error: give a sentence: --sentence "The bank of the river."\n')
+    try:
+        model = load_minilm(np.float64)
+        out = model(args.sentence)
+    except (MissingModelError, ModuleNotFoundError, ValueError) as err:
+        parser.exit(2, f"error: {err}\n")
+    h = rh.measure(Sentence("yours", args.sentence, "your sentence"), out)
+    try:
+        written = write_all(files_for(h), args.out)
+    except OSError as err:
+        parser.exit(2, f"error: cannot write into {args.out}: {err.strerror or err}\n")
+    for path in written:
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
