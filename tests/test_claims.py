@@ -35,6 +35,7 @@ from . import (
     test_module_1,
     test_module_2,
     test_module_3,
+    test_real_heads,
     test_step_by_step,
 )
 from .breaks import claim_keys, edit
@@ -133,8 +134,8 @@ def test_every_claim_has_a_deliberate_break():
             assert key not in gathered, f"{key} has breaks in two test modules"
             assert breaks, f"{module.__name__}: {key} has an empty tuple of breaks"
             gathered[key] = len(breaks)
-    # The pages' own claims: Inside the model lists (key, how, break); the exam names its claims.
-    for key, _, _ in test_inside_the_model.BREAKS:
+    # The pages' own claims: Inside the model and Real heads list (key, how, break); the exam names its claims.
+    for key, _, _ in (*test_inside_the_model.BREAKS, *test_real_heads.BREAKS):
         gathered[key] = gathered.get(key, 0) + 1
     gathered.update({f"final_exam.{name}": 1 for name in test_final_exam.BREAKS})
     keys = {c.key for _, c in CLAIMS}
