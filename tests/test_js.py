@@ -1,8 +1,8 @@
 """The widgets' pure JavaScript modules, tested with Node's own runner against the package.
 
-``docs/assets/inside/model.js`` (the explorer's recompute and rules) and ``docs/assets/exam/grading.js``
-(the exam's grading and saved progress) need no page: ``tests/js/*.test.mjs`` test them with
-``node --test``. This file hands those tests the package's numbers without building the site: it
+``docs/assets/inside/model.js`` (the explorer's recompute and rules), ``docs/assets/exam/grading.js``
+(the exam's grading and saved progress) and ``docs/assets/real-heads/model.js`` (the grid's rules)
+need no page: ``tests/js/*.test.mjs`` test them with ``node --test``. This file hands those tests the package's numbers without building the site: it
 writes the JSON files the build writes, plus cases the package works out (the toy block on other
 inputs, the Python grader's verdicts on about 250 sheets), into a folder, and runs Node with
 ``ATTENTION_WORKSHOP_JS_DATA`` naming that folder. Node's output is the failure message.
@@ -24,9 +24,10 @@ import numpy as np
 import pytest
 
 # The package's modules, imported in this one place (their paths may move).
-from attention_workshop.build import exam_page, inside_page
+from attention_workshop.build import exam_page, inside_page, real_heads_page
 from attention_workshop.chapters import final_exam, final_exam_grading
 from attention_workshop.chapters import inside_the_model as inside
+from attention_workshop.chapters import real_heads
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 
@@ -104,9 +105,41 @@ def exam_cases() -> dict:
     }
 
 
+def real_heads_cases() -> dict:
+    """Real heads: each sentence's class counts, labels and full-precision weights from the package."""
+    f = real_heads.facts()
+    sentences = []
+    for h in f.heads:
+        L, H = h.score.shape
+        sentences.append(
+            {
+                "key": h.sentence.key,
+                "counts": [h.count(c) for c in real_heads.CLASSES],
+                "short": [
+                    [real_heads_page.class_label(h, layer, n) for n in range(H)]
+                    for layer in range(L)
+                ],
+                "names": [
+                    [real_heads_page.head_name((layer, n)) for n in range(H)]
+                    for layer in range(L)
+                ],
+                "labels": [
+                    [real_heads.LABELS[h.classes[layer][n]] for n in range(H)]
+                    for layer in range(L)
+                ],
+                "weights": h.attentions.tolist(),
+            }
+        )
+    return {"index": real_heads_page.INDEX_PATH, "sentences": sentences}
+
+
 def write_js_data(folder: Path) -> None:
-    """The site's two JSON files (at their paths in the site) and cases.json, into ``folder``."""
-    for path, text in {**inside_page.site_files(), **exam_page.site_files()}.items():
+    """The site's JSON files (at their paths in the site) and cases.json, into ``folder``."""
+    for path, text in {
+        **inside_page.site_files(),
+        **exam_page.site_files(),
+        **real_heads_page.site_files(),
+    }.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
     cases = {
@@ -114,6 +147,7 @@ def write_js_data(folder: Path) -> None:
         "exam_json": exam_page.DATA_PATH,
         "inside": inside_cases(),
         "exam": exam_cases(),
+        "real_heads": real_heads_cases(),
     }
     (folder / "cases.json").write_text(
         json.dumps(cases, ensure_ascii=False), encoding="utf-8"

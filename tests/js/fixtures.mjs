@@ -26,6 +26,8 @@ export const cases = read("cases.json");
 export const insideData = read(cases.inside_json);
 /** generated/exam.json, as the page fetches it. */
 export const examData = read(cases.exam_json);
+/** Any file the build writes, by its path in the site (the Real heads page's index and sentences). */
+export const siteFile = read;
 
 /** The largest absolute difference between two nested arrays of numbers (null stands for -Infinity). */
 export function maxGap(a, b, path = "") {

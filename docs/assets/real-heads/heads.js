@@ -8,7 +8,7 @@
  * drives it as a reader does.
  */
 import {
-  LEVELS, cellText, checkSentence, fixed, headClass, headLabel, headName, headWeights, level, move,
+  LEVELS, cellText, checkSentence, headClass, headLabel, headName, headWeights, level, move,
 } from "./model.js";
 
 /** An element: h("td", { class: "x", text: "1", onclick: f }, [children]). */
@@ -146,7 +146,7 @@ class HeadsGrid {
       }));
       ctx.globalAlpha = 1;
       const c = headClass(this.index, this.data, l, n);
-      b.querySelector(".rh-label").replaceChildren(h("span", { text: c.short }), h("span", { text: fixed(c.score, 2) }));
+      b.querySelector(".rh-label").replaceChildren(h("span", { text: c.short }), h("span", { text: c.score }));
       b.setAttribute("aria-label", headLabel(this.index, this.data, l, n));
     }));
   }
@@ -158,7 +158,7 @@ class HeadsGrid {
     const c = headClass(index, data, layer, head);
     const n = index.sentences.findIndex((s) => s.key === data.key) + 1;
     const name = headName(layer, head);
-    this.status.textContent = `Sentence ${n}, ${name}: ${c.label}, score ${c.score.toFixed(2)}.`;
+    this.status.textContent = `Sentence ${n}, ${name}: ${c.label}, score ${c.score}.`;
     const cols = data.tokens.map((t) => h("th", { scope: "col" }, [h("span", { text: t })]));
     const rows = w.map((r, i) => h("tr", {}, [
       h("th", { scope: "row", text: data.tokens[i] }),
@@ -168,7 +168,7 @@ class HeadsGrid {
         return td;
       }),
     ]));
-    const caption = `${name[0].toUpperCase()}${name.slice(1)}: ${c.label} (score ${c.score.toFixed(2)}). Rows: the token looking; columns: the token looked at; each row sums to 1.`;
+    const caption = `${name[0].toUpperCase()}${name.slice(1)}: ${c.label} (score ${c.score}). Rows: the token looking; columns: the token looked at; each row sums to 1.`;
     const table = h("table", { class: "rh-table" }, [
       h("caption", { text: caption }),
       h("thead", {}, [h("tr", {}, [h("td"), ...cols])]),

@@ -59,15 +59,15 @@ def _json(data: object) -> str:
 
 
 def sentence_data(h: Heads) -> dict[str, Any]:
-    """One sentence's data: tokens, every head's weights (thousandths), classes and scores."""
+    """One sentence's data: tokens, every head's weights (thousandths), classes and scores (as text)."""
     return {
         "key": h.sentence.key,
         "text": h.sentence.text,
         "tokens": list(h.tokens),
         "weights": np.rint(h.attentions * SCALE).astype(int).tolist(),  # (L, H, T, T)
         "classes": [list(row) for row in h.classes],  # (L, H)
-        "score": np.round(h.score, 3).tolist(),  # (L, H)
-        "scores": np.round(h.scores, 3).tolist(),  # (L, H, 6)
+        # (L, H): the score that put each head in its class, as the page prints it
+        "score": [[fmt.fixed(float(x), 2) for x in row] for row in h.score],
     }
 
 
@@ -77,7 +77,6 @@ def index_data(f: RealHeads) -> dict[str, Any]:
         "n_layer": f.n_layer,
         "n_head": f.n_head,
         "scale": SCALE,
-        "measures": list(rh.MEASURES),
         "classes": [{"id": c, "label": rh.LABELS[c]} for c in rh.CLASSES],
         "short": SHORT,
         # what the grid shows first: the previous-token head on the first sentence
