@@ -55,10 +55,11 @@ class HeadsGrid {
     const { n_layer: L, n_head: H, sentences } = this.index;
     const [sentenceLabel, sentence] = menu("Sentence", sentences.map((s, n) => [s.key, `${n + 1} ${s.key}: ${s.text}`]),
       () => this.show(sentence.value));
-    const [layerLabel, layer] = menu("Layer", [...Array(L).keys()].map((l) => [l, String(l + 1)]),
-      () => this.select(Number(layer.value), this.head));
-    const [headLabelEl, head] = menu("Head", [...Array(H).keys()].map((n) => [n, String(n + 1)]),
-      () => this.select(this.layer, Number(head.value)));
+    // The menus count from 1, as the page does; the grid counts from 0.
+    const [layerLabel, layer] = menu("Layer", [...Array(L).keys()].map((l) => [l + 1, String(l + 1)]),
+      () => this.select(Number(layer.value) - 1, this.head));
+    const [headLabelEl, head] = menu("Head", [...Array(H).keys()].map((n) => [n + 1, String(n + 1)]),
+      () => this.select(this.layer, Number(head.value) - 1));
     this.menus = { sentence, layer, head };
     this.text = h("p", { class: "rh-text" });
     this.grid = h("div", { class: "rh-grid", role: "group", "aria-label": `All ${L * H} heads: layers down, heads across. Arrow keys move between heads.` });
@@ -111,8 +112,8 @@ class HeadsGrid {
   select(layer, head, focus = false) {
     this.layer = layer;
     this.head = head;
-    this.menus.layer.value = String(layer);
-    this.menus.head.value = String(head);
+    this.menus.layer.value = String(layer + 1);
+    this.menus.head.value = String(head + 1);
     this.buttons.forEach((row, l) => row.forEach((b, n) => {
       const on = l === layer && n === head;
       b.setAttribute("aria-pressed", String(on));
