@@ -156,6 +156,34 @@ def test_the_grid_after_a_pick_is_accessible(browser, site_url, scheme):
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_thumbnails_are_drawn_in_the_schemes_colours(browser, site_url, scheme):
+    """A weight of 1.00 is drawn in the scheme's thumbnail ink, a weight under 0.05 in its paper."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        open_page(page, site_url)
+        got = page.evaluate(
+            """() => {
+              const root = document.getElementById("real-heads-explorer");
+              const css = (name) => getComputedStyle(root).getPropertyValue(name).trim();
+              const probe = document.createElement("canvas").getContext("2d");
+              const rgb = (c) => { probe.fillStyle = c; probe.fillRect(0, 0, 1, 1);
+                                   return [...probe.getImageData(0, 0, 1, 1).data.slice(0, 3)]; };
+              const ctx = document.querySelectorAll(".rh-head canvas")[2].getContext("2d");
+              const at = (x, y) => [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)];
+              return { ink: rgb(css("--rh-thumb")), paper: rgb(css("--rh-paper")),
+                       one: at(0, 1), faint: at(5, 1) };
+            }"""
+        )
+    finally:
+        context.close()
+    h = rh.facts().sentence("river")
+    assert h.attentions[0, 2, 1, 0] > 0.95 and h.attentions[0, 2, 1, 5] < 0.05
+    assert got["one"] == got["ink"] and got["faint"] == got["paper"], got
+    assert (got["ink"] == [23, 63, 133]) == (scheme == "light"), got
+
+
 def test_without_javascript_every_grid_and_table_is_there(browser, site_url):
     context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
     try:

@@ -2,9 +2,10 @@
 
 ``docs/assets/inside/model.js`` (the explorer's recompute and rules), ``docs/assets/exam/grading.js``
 (the exam's grading and saved progress) and ``docs/assets/real-heads/model.js`` (the grid's rules)
-need no page: ``tests/js/*.test.mjs`` test them with ``node --test``. This file hands those tests the package's numbers without building the site: it
-writes the JSON files the build writes, plus cases the package works out (the toy block on other
-inputs, the Python grader's verdicts on about 250 sheets), into a folder, and runs Node with
+need no page: ``tests/js/*.test.mjs`` test them with ``node --test``. This file hands those tests
+the package's numbers without building the site: it writes the JSON files the build writes, plus
+cases the package works out (the toy block on other inputs, the Python grader's verdicts on about
+250 sheets, each Real heads sentence's labels and float64 weights), into a folder, and runs Node with
 ``ATTENTION_WORKSHOP_JS_DATA`` naming that folder. Node's output is the failure message.
 
 ``node --test tests/js/`` also runs on its own: the tests then call ``python -m tests.test_js DIR``.
@@ -25,9 +26,8 @@ import pytest
 
 # The package's modules, imported in this one place (their paths may move).
 from attention_workshop.build import exam_page, inside_page, real_heads_page
-from attention_workshop.chapters import final_exam, final_exam_grading
+from attention_workshop.chapters import final_exam, final_exam_grading, real_heads
 from attention_workshop.chapters import inside_the_model as inside
-from attention_workshop.chapters import real_heads
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 

@@ -123,10 +123,10 @@ class HeadsGrid {
     this.drawHead();
   }
 
-  /** The ink and paper of the current colour scheme (heads.css sets them). */
+  /** The thumbnails' ink and paper in the current colour scheme (heads.css sets them). */
   colours() {
     const style = getComputedStyle(this.root);
-    return { ink: style.getPropertyValue("--rh-ink").trim(), paper: style.getPropertyValue("--rh-paper").trim() };
+    return { ink: style.getPropertyValue("--rh-thumb").trim(), paper: style.getPropertyValue("--rh-paper").trim() };
   }
 
   drawGrid() {
