@@ -346,6 +346,18 @@ BREAKS = [
         ),
     ),
     (
+        "real_heads.long_broad_over_cls",
+        "every broad head of the long sentence made other",
+        lambda f: _heads(
+            f,
+            "long",
+            classes=tuple(
+                tuple("other" if c == "broad" else c for c in row)
+                for row in f.sentence("long").classes
+            ),
+        ),
+    ),
+    (
         "real_heads.no_self_or_sep",
         "a self head",
         lambda f: _set_class(f, "repeat", (3, 3), "self"),

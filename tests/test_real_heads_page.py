@@ -239,7 +239,7 @@ def test_the_pages_numbers_are_the_packages(built_site, facts):
         "One head is a previous-token head in every sentence: layer 1, head 3.",
         f"with a cosine of {facts.bank.senses[0]:.3f}",
         f"{facts.bank.senses[6]:.3f} between the two senses, {facts.bank.same[6]:.3f} between",
-        f"The strongest link is layer {head[0] + 1}, head {head[1] + 1}.",
+        f"Take the first row: layer {head[0] + 1}, head {head[1] + 1}.",
         f'the same head sends only {to["wide"]["animal"][head]:.2f} to "animal"',
         "no head follows the meaning.",
         "All 72 heads at once",

@@ -79,7 +79,9 @@ def write_all(files: Mapping[str, str], out_dir: str | os.PathLike[str]) -> list
             for name in files:
                 os.replace(tmp / name, out / name)
         else:
-            tmp.chmod(0o777 & ~_umask())  # mkdtemp's folder is private; the new one is not
+            tmp.chmod(
+                0o777 & ~_umask()
+            )  # mkdtemp's folder is private; the new one is not
             os.rename(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -11,7 +11,7 @@ import numpy as np
 from .._section import Claim
 from .facts import RealHeads
 from .measures import PLACES
-from .sentences import NOUNS
+from .sentences import LONG, NOUNS
 
 __all__ = ["MARGIN", "CLAIMS"]
 
@@ -98,6 +98,11 @@ CLAIMS: tuple[Claim[RealHeads], ...] = (
         "real_heads.cls_wins_most",
         "in every sentence, [CLS] wins more heads than any other place",
         _cls_wins_most,
+    ),
+    Claim(
+        "real_heads.long_broad_over_cls",
+        "in the long sentence, the broad heads outnumber the [CLS] heads",
+        lambda r: r.sentence(LONG).count("broad") > r.sentence(LONG).count("cls"),
     ),
     Claim(
         "real_heads.no_self_or_sep",
