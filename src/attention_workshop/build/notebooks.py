@@ -193,8 +193,13 @@ def cells(
         diagrams: ``{"pipeline": svg bytes}``; a ``![...](diagrams/pipeline.d2)`` image becomes
             that SVG, attached to its cell (a notebook needs no site to show it).
     """
-    result = []
+    merged: list[Cell] = []
     for cell in _blocks(markdown.split("\n"), snippets):
+        if merged and cell.kind == merged[-1].kind == "markdown":
+            cell = Cell("markdown", f"{merged.pop().text}\n\n{cell.text}")
+        merged.append(cell)
+    result = []
+    for cell in merged:
         if cell.kind == "code":
             result.append(cell)
             continue
