@@ -1,7 +1,7 @@
 """Every file a reader takes home, made once per site build, and the lists that name them.
 
 - ``generated/take-home/``: the package's wheel, the experiment's lock, ``reproduce.sh``,
-  a copy of this build's results.log, and all four in one zip (:mod:`.takehome`).
+  and the three with this build's results.log in one zip (:mod:`.takehome`).
 - ``generated/notebooks/<page>.ipynb``: each page of :data:`.notebooks.PAGES` as a notebook.
 
 :func:`files` makes them (the site build adds them to the site); :func:`table` lists every
@@ -133,7 +133,8 @@ def _files() -> dict[str, bytes]:
         takehome.SCRIPT_NAME: takehome.script(wheel.name).encode(),
         "results.log": results().text.encode(),
     }
-    out = {f"{TAKE_HOME}/{name}": data for name, data in home.items()}
+    # results.log is in the zip; on its own, the site offers it once, as generated/results.log
+    out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
     out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
     values = context()
     for page in notebooks.PAGES:
