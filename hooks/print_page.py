@@ -66,6 +66,14 @@ def _slug(page: Page) -> str:
 def _local_links(content: str, slug: str, slugs: dict[str, str]) -> str:
     """Ids get ``<slug>--`` in front; links to them, and to other printed pages, stay on this page."""
     content = re.sub(r'\bid="([^"]+)"', rf'id="{slug}--\1"', content)
+    # attributes that name ids: a tab's label, ARIA's references (lists of ids)
+    content = re.sub(
+        r'\b(for|aria-labelledby|aria-describedby|aria-controls)="([^"]+)"',
+        lambda m: (
+            f'{m.group(1)}="{" ".join(f"{slug}--{i}" for i in m.group(2).split())}"'
+        ),
+        content,
+    )
     content = re.sub(r'((?:xlink:)?href="|url\()#([^")]+)', rf"\1#{slug}--\2", content)
 
     def other(m: re.Match) -> str:
