@@ -103,7 +103,9 @@ def test_a_diagram_is_attached(tmp_path):
 
 def test_placeholders_are_filled_and_an_unknown_one_is_named():
     assert notebooks.fill("a {{ x.y }} b", {"x.y": "1.5"}, "p") == "a 1.5 b"
-    with pytest.raises(KeyError, match=r"docs/p.md: unknown value \{\{ x.z \}\}"):
+    with pytest.raises(
+        ValueError, match=r"docs/p.md: unknown value \{\{ x.z \}\}; known values: x.y"
+    ):
         notebooks.fill("{{ x.z }}", {"x.y": "1"}, "p")
 
 

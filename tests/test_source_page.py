@@ -48,7 +48,7 @@ def test_each_module_is_a_tab_holding_its_file():
     assert text.count('=== "') == sum(
         source_page.layer_of(m) == "maths" for m in source_page.experiment_modules()
     )
-    assert '=== "core.py"' in text
+    assert '=== "core.py"' in text and '=== "\\_\\_init\\_\\_.py"' in text
     assert 'title="src/attention_workshop/core.py"' in text
     with pytest.raises(ValueError, match="layers: maths, chapters, build"):
         source_page.source_tabs("hooks")

@@ -46,11 +46,17 @@ class Cell:
 
 
 def fill(markdown: str, values: Mapping[str, str], page: str) -> str:
-    """``{{ key }}`` placeholders replaced by the build's values, as the site's pages get them."""
+    """``{{ key }}`` placeholders replaced by the build's values, as the site's pages get them.
+
+    Raises:
+        ValueError: an unknown key; the message lists the known ones (as hooks/values.py does).
+    """
 
     def value(m: re.Match[str]) -> str:
         if m.group(1) not in values:
-            raise KeyError(f"docs/{page}.md: unknown value {{{{ {m.group(1)} }}}}")
+            raise ValueError(
+                f"docs/{page}.md: unknown value {{{{ {m.group(1)} }}}}; known values: {', '.join(sorted(values))}"
+            )
         return values[m.group(1)]
 
     return _PLACEHOLDER.sub(value, markdown)

@@ -111,13 +111,19 @@ def source_tabs(layer: str) -> str:
         if layer_of(module) != layer:
             continue
         path = relative(module)
-        label = path.removeprefix(f"src/{PACKAGE}/")
+        # a tab's label is Markdown: __init__ would turn bold
+        label = path.removeprefix(f"src/{PACKAGE}/").replace("_", "\\_")
         code = (_SRC_DIR.parent / path).read_text(encoding="utf-8").rstrip("\n")
         body = "\n".join(f"    {line}" if line else "" for line in code.split("\n"))
         out.append(
             f'=== "{label}"\n\n    ```python title="{path}" linenums="1"\n{body}\n    ```\n'
         )
-    return "\n".join(out)
+    # the tabs' labels wrap instead of scrolling sideways (workshop.css): every file's name in view
+    return (
+        '<div class="workshop-source-tabs" markdown="1">\n\n'
+        + "\n".join(out)
+        + "\n</div>\n"
+    )
 
 
 _BLOCK = re.compile(
