@@ -44,3 +44,24 @@ def check_sizes() -> Callable[..., list[tuple[str, int]]]:
 def plain_text(fragment: str) -> str:
     """An HTML fragment as a reader hears it: tags dropped, entities decoded, spaces collapsed."""
     return " ".join(html.unescape(_TAGS.sub(" ", fragment)).split())
+
+
+def downloads() -> ModuleType:
+    """The take-home files (wheel, lock, script, notebooks): ``files``, ``configure``, ``notebook_button``."""
+    import attention_workshop.build.downloads as module
+
+    return module
+
+
+def notebook_pages() -> tuple[str, ...]:
+    """The pages that are also downloadable notebooks (``docs/<name>.md``)."""
+    from attention_workshop.build.notebooks import PAGES
+
+    return PAGES
+
+
+def source_missing() -> Callable[[str], list[str]]:
+    """``missing(html)``: the experiment's modules the built Source page does not show as their files are."""
+    from attention_workshop.build.source_page import missing
+
+    return missing

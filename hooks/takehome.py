@@ -1,0 +1,70 @@
+"""MkDocs hook: what a reader takes home. The download bundle, the notebooks, the Source page's check.
+
+- ``generated/take-home/`` (the package's wheel, the experiment's lock, ``reproduce.sh``, results.log,
+  and a zip of the four) and ``generated/notebooks/<page>.ipynb`` become files of the site; the
+  notebooks attach the D2 diagrams this build drew (so this hook runs after hooks/diagrams.py).
+- Each notebook's page gets a download button under its title.
+- The Source page must show every module the experiment imports, each exactly as its file is:
+  one missing or stale fails the build, naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import _workshop_common as common
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import File
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.files import Files
+    from mkdocs.structure.pages import Page
+
+SOURCE_PAGE = "source.md"
+_TITLE = re.compile(r"^# .*$", re.M)
+
+
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    downloads = common.downloads()
+    folder = f"{common.pages().GENERATED}/diagrams/"
+    diagrams = {
+        f.src_uri.removeprefix(folder).removesuffix(".svg"): f.content_bytes
+        for f in files
+        if f.src_uri.startswith(folder) and f.src_uri.endswith(".svg")
+    }
+    downloads.configure(config.site_url or "", diagrams)
+    try:
+        made = downloads.files()
+    except (RuntimeError, ValueError) as err:
+        raise PluginError(f"attention_workshop: the take-home files: {err}") from err
+    for path, data in made.items():
+        files.append(File.generated(config, path, content=data))
+    return files
+
+
+def on_page_markdown(
+    markdown: str, page: Page, config: MkDocsConfig, files: Files
+) -> str:
+    name = page.file.src_uri.removesuffix(".md")
+    if name not in common.notebook_pages():
+        return markdown
+    button = common.downloads().notebook_button(name)
+    title = _TITLE.search(markdown)
+    if title is None:
+        raise PluginError(
+            f"docs/{page.file.src_uri}: a notebook's page needs a '# ' title"
+        )
+    return f"{markdown[: title.end()]}\n\n{button}{markdown[title.end() :]}"
+
+
+def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    if page.file.src_uri == SOURCE_PAGE:
+        missing = common.source_missing()(output)
+        if missing:
+            raise PluginError(
+                f"docs/{SOURCE_PAGE}: the experiment imports {', '.join(missing)}, which the page "
+                "does not show as the file is: print it with build.source_page.source_tabs()"
+            )
+    return output

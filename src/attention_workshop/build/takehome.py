@@ -1,0 +1,182 @@
+"""The take-home bundle: the package as a wheel, the experiment's exact lock, a script.
+
+A reader of the built site alone recreates this build's results.log byte for byte with
+three commands (the Reproducing page prints them from :data:`COMMANDS`): make a virtual
+environment, install the wheel with the lock, run the experiment.
+
+- :func:`build_wheel` builds the package's wheel from a clean copy of its sources, with
+  ``SOURCE_DATE_EPOCH`` setting every date inside: same commit, same bytes.
+- :func:`experiment_lock` is the subset of ``requirements.lock`` the experiment needs (NumPy,
+  PyTorch, Matplotlib and everything they depend on), found by walking the installed
+  packages' own requirements, so it never drifts from the lock the site is built with.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from importlib.metadata import PackageNotFoundError, requires
+from pathlib import Path
+
+__all__ = [
+    "ROOTS",
+    "LOCK_NAME",
+    "SCRIPT_NAME",
+    "VENV",
+    "OUT",
+    "commands",
+    "experiment_lock",
+    "build_wheel",
+    "script",
+    "human_size",
+]
+
+#: What the experiment imports from outside the standard library (the maths needs NumPy alone).
+ROOTS = ("numpy", "torch", "matplotlib")
+#: File names of the bundle, and the folder names the three commands use.
+LOCK_NAME = "requirements-experiment.txt"
+SCRIPT_NAME = "reproduce.sh"
+VENV = "workshop-env"
+OUT = "mine"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_REPO_DIR = _PACKAGE_DIR.parent.parent
+#: The lock the site is built with, and the files a wheel is built from.
+LOCK = _REPO_DIR / "requirements.lock"
+_PROJECT_FILES = ("pyproject.toml", "README.md")
+
+
+def commands(wheel: str) -> list[str]:
+    """The three commands of the Reproducing page, run from the folder holding the downloads."""
+    return [
+        f"python3 -m venv {VENV}",
+        f"{VENV}/bin/pip install --no-deps -r {LOCK_NAME} {wheel}",
+        f"{VENV}/bin/python -m attention_workshop.experiment --out {OUT}",
+    ]
+
+
+def _canonical(name: str) -> str:
+    """A distribution name as pip compares them: ``typing_extensions`` == ``typing-extensions``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _pins(lock_text: str) -> dict[str, str]:
+    """``{canonical name: "name==version" line}`` of a requirements lock."""
+    pins = {}
+    for line in lock_text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            pins[_canonical(line.split("==", 1)[0])] = line
+    return pins
+
+
+def _dependencies(name: str) -> list[str]:
+    """The installed distribution's requirements that apply here (no extras, markers evaluated)."""
+    from packaging.requirements import Requirement
+
+    out = []
+    for text in requires(name) or []:
+        req = Requirement(text)
+        if req.marker is None or req.marker.evaluate({"extra": ""}):
+            out.append(req.name)
+    return out
+
+
+def experiment_lock(lock_text: str, roots: tuple[str, ...] = ROOTS) -> str:
+    """The lines of ``lock_text`` the experiment needs: ``roots`` and all they depend on, sorted.
+
+    Raises:
+        ValueError: a package the experiment needs is not pinned in the lock, or not installed.
+    """
+    pins = _pins(lock_text)
+    seen: set[str] = set()
+    todo = [_canonical(r) for r in roots]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if name not in pins:
+            raise ValueError(
+                f"the experiment needs {name!r}, which requirements.lock does not pin: run make lock"
+            )
+        seen.add(name)
+        try:
+            todo.extend(_canonical(d) for d in _dependencies(name))
+        except PackageNotFoundError:
+            raise ValueError(
+                f"{name!r} is pinned but not installed here: run make setup"
+            ) from None
+    header = (
+        "# The experiment's exact environment: NumPy, PyTorch (CPU), Matplotlib and their dependencies,\n"
+        "# pinned as in the lock this site was built with. Install with pip install --no-deps -r.\n"
+    )
+    return header + "".join(f"{pins[n]}\n" for n in sorted(seen))
+
+
+def build_wheel(out_dir: Path) -> Path:
+    """Build the package's wheel into ``out_dir`` and return its path.
+
+    The wheel is built from a fresh copy of ``pyproject.toml``, ``README.md`` and the
+    package's ``.py`` and ``.toml`` files (no caches, no stray files, fixed permissions),
+    so two builds of one commit give the same bytes; the dates inside come from
+    ``SOURCE_DATE_EPOCH`` (the last commit's time when the site build sets it).
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="attention-workshop-wheel-") as tmp:
+        project = Path(tmp)
+        for name in _PROJECT_FILES:
+            _copy(_REPO_DIR / name, project / name)
+        for path in sorted(_PACKAGE_DIR.rglob("*")):
+            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
+                _copy(path, project / "src" / path.relative_to(_PACKAGE_DIR.parent))
+        env = {
+            **os.environ,
+            "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),
+        }
+        run = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from setuptools import build_meta; print(build_meta.build_wheel(sys.argv[1]))",
+                str(out_dir.resolve()),
+            ],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        if run.returncode != 0:
+            raise RuntimeError(f"building the wheel failed:\n{run.stderr.strip()}")
+    return out_dir / run.stdout.strip().splitlines()[-1]
+
+
+def _copy(src: Path, dest: Path) -> None:
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(src.read_bytes())
+    dest.chmod(0o644)
+
+
+def script(wheel: str) -> str:
+    """``reproduce.sh``: the three commands, then the byte-for-byte comparison with the site's log."""
+    lines = "\n".join(commands(wheel))
+    return (
+        "#!/bin/sh\n"
+        "# Recreate the site's results.log from its downloads. Run it in the folder that holds\n"
+        f"# {wheel}, {LOCK_NAME} and the site's results.log (saved as results.log).\n"
+        "set -eu\n"
+        f"{lines}\n"
+        f"cmp {OUT}/results.log results.log && echo 'identical: results.log reproduced byte for byte'\n"
+    )
+
+
+def human_size(n: int) -> str:
+    """A file size as a download list prints it: ``812 bytes``, ``14.2 kB``, ``3.1 MB`` (powers of 1000)."""
+    if n < 1000:
+        return f"{n} bytes"
+    if n < 1000**2:
+        return f"{n / 1000:.1f} kB"
+    return f"{n / 1000**2:.1f} MB"

@@ -1,0 +1,83 @@
+"""build/source_page.py: the modules the experiment imports, found by walking its imports."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from attention_workshop.build import source_page
+
+
+def test_the_walk_finds_exactly_what_python_imports_when_the_experiment_runs(tmp_path):
+    """Run the command in a fresh interpreter and ask Python which package modules it loaded."""
+    code = (
+        "import sys, contextlib, io\n"
+        "import attention_workshop.experiment as e\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        f"    e.main(['--out', {str(tmp_path)!r}])\n"
+        "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_workshop')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    ).stdout.split()
+    assert sorted(source_page.experiment_modules()) == out
+
+
+def test_the_layers_and_the_order():
+    modules = source_page.experiment_modules()
+    layers = [source_page.layer_of(m) for m in modules]
+    assert layers == sorted(layers, key=source_page.LAYERS.index)
+    assert (
+        "attention_workshop.core" in modules
+        and "attention_workshop.chapters.module_3" in modules
+    )
+    # the command opens the build's tabs; nothing the experiment does not run is shown
+    assert modules[layers.index("build")] == "attention_workshop.experiment"
+    assert "attention_workshop.trained" not in modules
+    assert "attention_workshop.build.render" not in modules
+
+
+def test_each_module_is_a_tab_holding_its_file():
+    text = source_page.source_tabs("maths")
+    assert text.count('=== "') == sum(
+        source_page.layer_of(m) == "maths" for m in source_page.experiment_modules()
+    )
+    assert '=== "core.py"' in text and '=== "\\_\\_init\\_\\_.py"' in text
+    assert 'title="src/attention_workshop/core.py"' in text
+    with pytest.raises(ValueError, match="layers: maths, chapters, build"):
+        source_page.source_tabs("hooks")
+
+
+def _page(blocks: dict[str, str]) -> str:
+    """A Source page as the build writes it: per module a titled, numbered code block."""
+    return "".join(
+        f'<span class="filename">{path}</span><table><tr><td class="linenos">1</td>'
+        f'<td class="code"><pre><code><span class="n">{code.replace("&", "&amp;").replace("<", "&lt;")}</span>'
+        f"</code></pre></td></tr></table>"
+        for path, code in blocks.items()
+    )
+
+
+def test_the_check_names_a_module_missing_or_stale():
+    from pathlib import Path
+
+    root = Path(source_page.__file__).resolve().parents[3]
+    files = {
+        source_page.relative(m): (root / source_page.relative(m)).read_text(
+            encoding="utf-8"
+        )
+        for m in source_page.experiment_modules()
+    }
+    assert source_page.missing(_page(files)) == []
+    gone = dict(files)
+    del gone["src/attention_workshop/toy.py"]
+    assert source_page.missing(_page(gone)) == ["src/attention_workshop/toy.py"]
+    stale = dict(files)
+    stale["src/attention_workshop/core.py"] += "# an edit the page did not get\n"
+    assert source_page.missing(_page(stale)) == ["src/attention_workshop/core.py"]
