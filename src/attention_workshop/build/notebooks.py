@@ -23,7 +23,7 @@ from pathlib import Path
 __all__ = ["PAGES", "Cell", "fill", "cells", "notebook"]
 
 #: The pages that are also notebooks (a docs/<name>.md each), in the order of the site's nav.
-PAGES = ("module-0", "module-1", "module-2", "module-3", "step-by-step")
+PAGES = ("module-0", "module-1", "module-2", "module-3", "step-by-step", "real-heads")
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 _EXEC = re.compile(r'^```python exec="1"(?P<options>[^\n]*)$')
