@@ -105,10 +105,11 @@ class Claim(Generic[R]):
 
 @dataclass(frozen=True)
 class Section(Generic[R]):
-    """One section of results.log: ``[Sn] title``, then the lines ``run`` writes.
+    """One section of results.log: ``[key] title``, then the lines ``run`` writes.
 
     Attributes:
-        key: how pages quote it (``log_excerpt("causal")``, ``{{ causal.last_row }}``).
+        key: how pages quote it (``log_excerpt("causal")``, ``{{ causal.last_row }}``) and its
+            label in results.log (``[causal]``): lower case, digits and ``_``, unique.
         title: the heading line of the section.
         run: computes the section, writes its lines and values through the context, returns its result.
         claims: what the pages claim about the result.
