@@ -37,7 +37,7 @@ from . import (
     test_module_3,
     test_step_by_step,
 )
-from .breaks import claim_keys, edit
+from .breaks import claim_keys, edit, row
 
 CHAPTER_TESTS = (
     test_module_0,
@@ -144,3 +144,51 @@ def test_every_claim_has_a_deliberate_break():
     assert not set(gathered) - keys, (
         f"breaks for claims that do not exist: {sorted(set(gathered) - keys)}"
     )
+
+
+# ---------------------------------------------------------------- what a false claim reports
+
+
+def test_a_false_claim_shows_the_value_measured_and_the_pages_that_state_it(
+    results, monkeypatch
+):
+    """The first causal row made [0.5, 0.5, 0]: the report says so, and names Module 3, where the sentence is."""
+    r = copy.deepcopy(results)
+    edit("causal", "weights", lambda w: row(w, 0, [0.5, 0.5, 0.0]))(r, monkeypatch)
+    with pytest.raises(ClaimError) as err:
+        verify(r)
+    block = str(err.value).split("  - causal.first_row_on_itself: ")[1]
+    assert block.splitlines()[1:3] == [
+        "      measured: [0.5, 0.5, 0.0]",
+        "      stated on: docs/module-3.md",
+    ]
+
+
+def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
+    from dataclasses import dataclass
+
+    from attention_workshop.build.claim_report import measured
+    from attention_workshop.chapters import Claim
+
+    @dataclass(frozen=True)
+    class Price:
+        per_head: int
+        share: float
+        unread: str
+
+    claim = Claim("x.y", "a price", lambda r: r.per_head == 1 and r.share < 0.2)
+    # `and` stops at the first false part: only what the test read is shown
+    assert measured(claim, Price(2, 0.5, "never read")) == "per_head = 2"
+    assert measured(claim, Price(1, 0.25, "never read")) == "per_head = 1; share = 0.25"
+    broken = Claim("x.z", "a claim whose measure fails", bool, measure=lambda r: 1 / 0)
+    assert measured(broken, Price(1, 0.0, "")).startswith(
+        "(could not be measured: ZeroDivisionError"
+    )
+
+
+def test_a_section_quoted_on_another_page_is_stated_on_both(results):
+    """The wired head's weights are Module 2's section, and Module 3 quotes its log excerpt too."""
+    from attention_workshop.build.sources import stated_on
+
+    assert stated_on("wired_head") == ["module-2.md", "module-3.md"]
+    assert stated_on("final_exam") == ["final-exam.md"]

@@ -32,6 +32,8 @@ from attention_workshop.chapters import (
 from attention_workshop.core import attention
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 
+from .breaks import assert_reported
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 RESULTS = build_results()
 EXAM = final_exam.exam(RESULTS)
@@ -495,5 +497,6 @@ def test_every_exam_claim_has_a_deliberate_break():
 @pytest.mark.parametrize("name", sorted(BREAKS))
 def test_a_broken_premise_fails_the_build_naming_its_claim(name, monkeypatch):
     broken = BREAKS[name](monkeypatch)
-    with pytest.raises(ClaimError, match=re.escape(f"final_exam.{name}:")):
+    with pytest.raises(ClaimError, match=re.escape(f"final_exam.{name}:")) as err:
         claims.verify(broken)
+    assert_reported(str(err.value), f"final_exam.{name}")

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..chapters import SECTIONS, Claim, final_exam, inside_the_model
 from ..toy import SENT_RIVER
+from .claim_report import describe
 from .results import Results
 
 __all__ = ["ClaimError", "PAGES", "SUBJECTS", "CLAIMS", "check", "verify"]
@@ -45,13 +46,20 @@ CLAIMS: tuple[tuple[str, Claim[Any]], ...] = (
 )
 
 
-def check(results: Results) -> list[tuple[Claim[Any], bool]]:
-    """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
+def _subjects(results: Results) -> dict[str, Any]:
+    """What each claim is about, by subject key: the run's sections, and the pages' own subjects
+    when the run is the workshop's sentence."""
     default = tuple(results.sentence) == tuple(SENT_RIVER)
-    subjects = {
+    return {
         **results.data,
         **({key: make(results) for key, make in SUBJECTS.items()} if default else {}),
     }
+
+
+def check(results: Results) -> list[tuple[Claim[Any], bool]]:
+    """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
+    default = tuple(results.sentence) == tuple(SENT_RIVER)
+    subjects = _subjects(results)
     return [
         (c, bool(c.test(subjects[key])))
         for key, c in CLAIMS
@@ -60,11 +68,15 @@ def check(results: Results) -> list[tuple[Claim[Any], bool]]:
 
 
 def verify(results: Results) -> int:
-    """Raise :class:`ClaimError` naming each false claim; return how many claims held."""
+    """Raise :class:`ClaimError` naming each false claim, with the value measured and the pages that
+    state it (:func:`.claim_report.describe`); return how many claims held."""
     outcome = check(results)
-    false = [c for c, ok in outcome if not ok]
+    false = {c.key for c, ok in outcome if not ok}
     if false:
-        lines = "\n".join(f"  - {c.key}: {c.text}" for c in false)
+        subjects = _subjects(results)
+        lines = "\n".join(
+            describe(key, c, subjects[key]) for key, c in CLAIMS if c.key in false
+        )
         raise ClaimError(
             f"{len(false)} claim(s) the pages make are no longer true of this build's numbers:\n{lines}"
         )

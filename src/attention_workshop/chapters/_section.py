@@ -95,12 +95,16 @@ class Claim(Generic[R]):
         text: the sentence, as the page states it.
         test: true while the sentence holds for a result.
         default_only: true only of the workshop's own sentence (skipped for another ``--sentence``).
+        measure: optional: the value(s) the sentence is about, from a result, shown when the claim
+            fails (``lambda r: r.weights[0]``). Without it, a failing claim shows the fields of the
+            result its test reads.
     """
 
     key: str
     text: str
     test: Callable[[R], bool]
     default_only: bool = False
+    measure: Callable[[R], object] | None = None
 
 
 @dataclass(frozen=True)
