@@ -57,6 +57,7 @@ def test_first_difference_names_the_file(tmp_path):
 
 
 @pytest.mark.site
+@pytest.mark.slow
 def test_two_builds_are_byte_identical(built_site, tmp_path):
 
     again = tmp_path / "site-again"
@@ -92,6 +93,7 @@ def plain_build(dest: Path, hash_seed: str) -> None:
 
 
 @pytest.mark.site
+@pytest.mark.slow
 def test_a_plain_build_is_reproducible_too(tmp_path):
     """Without SOURCE_DATE_EPOCH in the environment, hooks/experiment.py dates the sitemap with the
     last commit's time: two plain builds (different hash seeds, so any unordered set shows) are
