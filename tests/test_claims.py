@@ -7,6 +7,9 @@ here gathers them, so a claim added without a deliberate break fails the suite.
 from __future__ import annotations
 
 import copy
+import importlib
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,33 +22,28 @@ from attention_workshop.build.claims import (
     check,
     verify,
 )
-from attention_workshop.chapters import (
-    SECTIONS,
-    module_0,
-    module_1,
-    module_2,
-    module_3,
-    step_by_step,
-)
+from attention_workshop.chapters import SECTIONS
 
-from . import (
-    test_final_exam,
-    test_inside_the_model,
-    test_module_0,
-    test_module_1,
-    test_module_2,
-    test_module_3,
-    test_step_by_step,
-)
+from . import test_final_exam, test_inside_the_model
 from .breaks import claim_keys, edit, row
 
-CHAPTER_TESTS = (
-    test_module_0,
-    test_module_1,
-    test_module_2,
-    test_module_3,
-    test_step_by_step,
-)
+
+def chapter_tests() -> list:
+    """Every chapter's test module: a tests/test_*.py whose BREAKS maps claim keys to tuples of breaks.
+
+    Found by looking, not listed: a new chapter's test module counts as soon as it has BREAKS.
+    """
+    found = []
+    for path in sorted(Path(__file__).resolve().parent.glob("test_*.py")):
+        if not re.search(r"^BREAKS\b", path.read_text(encoding="utf-8"), re.M):
+            continue
+        module = importlib.import_module(f"{__package__}.{path.stem}")
+        breaks = module.BREAKS
+        if isinstance(breaks, dict) and all(
+            isinstance(v, tuple) for v in breaks.values()
+        ):
+            found.append(module)
+    return found
 
 
 #: The claims a run of another sentence does not check: default-only ones, and the pages' own (PAGES).
@@ -60,11 +58,8 @@ def test_every_claim_holds_for_the_workshops_sentence(results):
 def test_claims_are_every_chapters_claims_each_once():
     keys = [c.key for _, c in CLAIMS]
     assert len(keys) == len(set(keys)), "two claims share a key"
-    chapters = (module_0, module_1, module_2, module_3, step_by_step)
     pages = {c.key for _, _, claims in PAGES for c in claims}
-    assert (
-        set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters)) | pages
-    )
+    assert set(keys) == claim_keys(SECTIONS) | pages
     owner = {c.key: s.key for s in SECTIONS for c in s.claims}
     assert all(owner[c.key] == key for key, c in CLAIMS if key not in SUBJECTS), (
         "a claim is tested against another section's result"
@@ -128,7 +123,13 @@ def test_a_default_only_claim_is_not_checked_for_another_sentence(
 def test_every_claim_has_a_deliberate_break():
     """Each claim is shown failing by some chapter's test module: a claim added without a break fails here."""
     gathered: dict[str, int] = {}
-    for module in CHAPTER_TESTS:
+    modules = chapter_tests()
+    assert {m.__name__.rsplit(".", 1)[1] for m in modules} >= {
+        "test_module_0",
+        "test_module_3",
+        "test_step_by_step",
+    }, "the chapters' test modules were not found"
+    for module in modules:
         for key, breaks in module.BREAKS.items():
             assert key not in gathered, f"{key} has breaks in two test modules"
             assert breaks, f"{module.__name__}: {key} has an empty tuple of breaks"
@@ -139,7 +140,8 @@ def test_every_claim_has_a_deliberate_break():
     gathered.update({f"final_exam.{name}": 1 for name in test_final_exam.BREAKS})
     keys = {c.key for _, c in CLAIMS}
     assert not keys - set(gathered), (
-        f"claims no test shows can fail (add a break): {sorted(keys - set(gathered))}"
+        "claims no test shows can fail: add a break to BREAKS in the chapter's test module "
+        f"(tests/test_<chapter>.py): {sorted(keys - set(gathered))}"
     )
     assert not set(gathered) - keys, (
         f"breaks for claims that do not exist: {sorted(set(gathered) - keys)}"
