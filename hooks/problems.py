@@ -34,11 +34,13 @@ def box(messages: list[str]) -> str:
         for m in messages
     )
     title = (
-        "This build has a problem" if len(messages) == 1 else "This build has problems"
+        "A problem the strict build fails on"
+        if len(messages) == 1
+        else f"{len(messages)} problems the strict build fails on"
     )
     return (
         f'<div class="admonition warning workshop-problems" role="alert">'
-        f'<p class="admonition-title">{title} (mkdocs build --strict fails on it)</p>'
+        f'<p class="admonition-title">{title}</p>'
         f"<ul>{items}</ul></div>\n"
     )
 
