@@ -80,7 +80,12 @@ def plain_build(dest: Path, hash_seed: str) -> None:
 
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-    env |= {"NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": hash_seed}
+    # an address, as the published build has: without one the sitemap lists (and dates) no page
+    env |= {
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONHASHSEED": hash_seed,
+        "SITE_URL": "https://example.org/attention-workshop/",
+    }
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(dest)],
         cwd=root,
