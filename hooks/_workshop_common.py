@@ -1,13 +1,19 @@
-"""What the hooks share: the package's build-facing modules, and the plain text of an HTML fragment.
+"""What the hooks share: the package's build-facing modules, how a hook reports a problem, and the
+plain text of an HTML fragment.
 
 MkDocs loads every hook by path and puts ``hooks/`` on ``sys.path`` while it runs the hook's module,
 so a hook imports this module by name (``_workshop_common``, a name no installed package uses).
 The package is imported here and nowhere else in ``hooks/``: when its modules move, this file changes.
+
+A **problem** (:func:`problem`) is a warning: ``mkdocs build --strict`` lists every one and then
+fails; a build that is not strict (``mkdocs serve``, ``make serve``) goes on and shows each on its
+page (hooks/problems.py), so the reader's view of the page says what to fix.
 """
 
 from __future__ import annotations
 
 import html
+import logging
 import re
 import sys
 from collections.abc import Callable
@@ -15,6 +21,15 @@ from types import ModuleType
 
 PACKAGE = "attention_workshop"
 _TAGS = re.compile(r"<[^>]+>")
+log = logging.getLogger("mkdocs.hooks.workshop")
+#: The problems of this build: page (``docs/``-relative path, "" for the whole site) -> messages.
+PROBLEMS: dict[str, list[str]] = {}
+
+
+def problem(message: str, page: str = "") -> None:
+    """Report a problem of ``page`` (or of the whole site): a warning the strict build fails on."""
+    log.warning(message)
+    PROBLEMS.setdefault(page, []).append(message)
 
 
 def fresh_pages() -> ModuleType:
@@ -30,6 +45,27 @@ def fresh_pages() -> ModuleType:
 def pages() -> ModuleType:
     """What the hooks call in the package (``results``, ``runs``, ``context``, ``generated_files``, ``GENERATED``)."""
     import attention_workshop.build.site as module
+
+    return module
+
+
+def sources() -> ModuleType:
+    """Where the site's words are written (``fences``, ``where_written``, ``line_of``)."""
+    import attention_workshop.build.sources as module
+
+    return module
+
+
+def checks() -> ModuleType:
+    """The page checks (``PLACEHOLDER``, ``closest``, ``unfilled``)."""
+    import attention_workshop.build.checks as module
+
+    return module
+
+
+def handtyped() -> ModuleType:
+    """The hand-typed number check (``find``, ``load_allowed``)."""
+    import attention_workshop.build.handtyped as module
 
     return module
 

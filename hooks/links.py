@@ -3,7 +3,8 @@
 MkDocs rewrites the links of a page's Markdown, not those inside HTML (what a snippet prints, a
 page's raw HTML). Here each ``href``/``src`` written docs-relative, as ``page.md#anchor``,
 ``generated/...`` or ``assets/...``, becomes the URL of that file seen from the page. A link to a
-file the site does not have fails the build.
+file the site does not have is a problem (the strict build fails; ``mkdocs serve`` shows it on
+the page), reported where it is written: the page's line, or the snippet file that prints it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import posixpath
 import re
 from typing import TYPE_CHECKING
 
-from mkdocs.exceptions import PluginError
+import _workshop_common as common
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -33,9 +34,16 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         path = posixpath.normpath(posixpath.join(base, target))
         file = files.get_file_from_path(path)
         if file is None:
-            raise PluginError(
-                f"docs/{page.file.src_uri}: a snippet links to {target!r}, which is not a file of the site"
+            src = page.file.src_uri
+            where = common.sources().where_written(
+                src, page.file.content_string, target
             )
+            common.problem(
+                f"{where}: a link to {target!r}, which is not a file of the site "
+                "(write links docs-relative: page.md#anchor, generated/..., assets/...)",
+                page=src,
+            )
+            return m.group(0)
         return f'{attr}="{file.url_relative_to(page.file)}{anchor}"'
 
     return _LOCAL_LINK.sub(fix, output)

@@ -2,7 +2,8 @@
 
 pymdownx.arithmatex (``generic: true``) marks ``$...$`` and ``$$...$$``; each becomes MathML here
 (latex2mathml), so no script runs and nothing is fetched from outside the site. Search would
-flatten MathML to "exi∑jexj", so it indexes the TeX instead, kept in a hidden ``<code>``.
+flatten MathML to "exi∑jexj", so it indexes the TeX instead, kept in a hidden ``<code>`` on one
+line (a display formula may be written over several lines).
 A formula latex2mathml cannot read fails the build, naming the page.
 """
 
@@ -45,9 +46,9 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
             ) from err
         # search reads the TeX below
         mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)
-        code = (
-            f'<code class="workshop-tex" hidden>{html.escape(tex, quote=False)}</code>'
-        )
+        # one line, as the search index keeps text: a display formula may span several lines
+        flat = html.escape(" ".join(tex.split()), quote=False)
+        code = f'<code class="workshop-tex" hidden>{flat}</code>'
         return f'<{tag} class="math">{mathml}{code}</{tag}>'
 
     return _MATH.sub(fix, output)

@@ -1,38 +1,71 @@
-"""MkDocs hook: ``{{ section.name }}`` in a page's prose becomes the value this build computed.
+"""MkDocs hook: ``{{ section.name }}`` in a page's Markdown becomes the value this build computed.
 
-The names are the keys of the package's ``pages.context()`` (``section.name``, ``section.lines``,
-``gpt2.*``, ``build.*``). An unknown name fails the build and lists the names there are.
+The names are the keys of the package's ``site.context()`` (``section.name``, ``section.lines``,
+``gpt2.*``, ``build.*``, ``inside.*``, ``exam.*``; list them with
+``.venv/bin/python -m attention_workshop.build.site``). Two problems, each reported with the file
+and line to edit (the strict build fails; ``mkdocs serve`` shows them on the page):
+
+- an unknown name, with the five known names closest to it;
+- anything still in double braces in the finished page: a snippet that printed a placeholder
+  (placeholders are filled in Markdown only; a snippet prints the value itself), or a name the
+  placeholder syntax does not accept.
 """
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
-from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-_PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
+# placeholders already reported as unknown, by page: not reported again as unfilled
+_reported: dict[str, set[str]] = {}
 
 
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
+    src = page.file.src_uri
+    _reported[src] = set()
     if "{{" not in markdown:
         return markdown
-    ctx = common.pages().context()
+    ctx, checks, sources = common.pages().context(), common.checks(), common.sources()
+    source = page.file.content_string
+    offset = len(source) - len(markdown) if source.endswith(markdown) else 0
 
-    def value(m: re.Match) -> str:
+    def value(m):
         key = m.group(1)
-        if key not in ctx:
-            raise PluginError(
-                f"docs/{page.file.src_uri}: unknown value {{{{ {key} }}}}; known values: {', '.join(sorted(ctx))}"
-            )
-        return ctx[key]
+        if key in ctx:
+            return ctx[key]
+        line = sources.line_of(source, offset + m.start())
+        names = ", ".join(f"{{{{ {n} }}}}" for n in checks.closest(key, ctx))
+        common.problem(
+            f"docs/{src}:{line}: unknown value {{{{ {key} }}}}; the closest known: {names} "
+            "(every name: .venv/bin/python -m attention_workshop.build.site)",
+            page=src,
+        )
+        _reported[src].add(m.group(0))
+        return m.group(0)
 
-    return _PLACEHOLDER.sub(value, markdown)
+    return checks.PLACEHOLDER.sub(value, markdown)
+
+
+# after the other hooks have changed the page (links, MathML, tables): this is what a reader gets
+@event_priority(-90)
+def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    src = page.file.src_uri
+    for text in dict.fromkeys(common.checks().unfilled(output)):
+        if text in _reported.get(src, ()):
+            continue
+        where = common.sources().where_written(src, page.file.content_string, text)
+        common.problem(
+            f"{where}: {text} is left unfilled on the page. Values are filled in a page's Markdown "
+            "only; a snippet prints the value itself (attention_workshop.build.site.context()[name]).",
+            page=src,
+        )
+    return output

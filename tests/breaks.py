@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -64,6 +65,19 @@ def assert_break_fails(
         verify(r)
     assert f"  - {key}: " in str(err.value), (
         f"the break did not make {key} fail:\n{err.value}"
+    )
+    assert_reported(str(err.value), key)
+
+
+def assert_reported(message: str, key: str) -> None:
+    """The ClaimError's lines for ``key`` show a measured value and the page(s) that state the claim."""
+    block = message.split(f"  - {key}: ", 1)[1].split("\n  - ", 1)[0]
+    measured = re.search(r"^      measured: (.+)$", block, re.M)
+    assert measured and not measured.group(1).startswith("("), (
+        f"{key}: no measured value in the report:\n{block}"
+    )
+    assert re.search(r"^      stated on: docs/[\w-]+\.md", block, re.M), (
+        f"{key}: the report names no page that states the claim:\n{block}"
     )
 
 

@@ -131,11 +131,24 @@ def build_site(
     return proc
 
 
+def copy_project(dest: Path) -> Path:
+    """A copy of the project's sources (no .venv, site, .git or caches) at ``dest``, to change on purpose."""
+    ignore = shutil.ignore_patterns(
+        ".venv", "site", ".git", "__pycache__", ".pytest_cache", ".hypothesis", ".cache"
+    )
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
-    """The site, built once per test session with --strict into a temporary folder."""
+    """The site, built once per test session with --strict into a temporary folder.
+
+    What the build printed is kept beside it, in ``build-output.txt``.
+    """
     dest = tmp_path_factory.mktemp("site")
-    build_site(dest)
+    proc = build_site(dest)
+    (dest.parent / "build-output.txt").write_text(proc.stdout + proc.stderr)
     return dest
 
 

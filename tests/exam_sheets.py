@@ -3,10 +3,28 @@ and edge cases for comparing graders."""
 
 from __future__ import annotations
 
+import math
+import re
+from pathlib import Path
+
 import numpy as np
 
 from attention_workshop.build import exam_page
 from attention_workshop.chapters.final_exam import Question
+
+DATA_FILE = (
+    Path(__file__).resolve().parent.parent
+    / "src"
+    / "attention_workshop"
+    / "chapters"
+    / "final_exam.toml"
+)
+#: How many questions the data file holds, counted in its text (not by the loader under test).
+N = len(
+    re.findall(r"^\[\[question\]\]\s*$", DATA_FILE.read_text(encoding="utf-8"), re.M)
+)
+#: How many right answers pass: the smallest whole number that is at least 70% of N.
+PASS = math.ceil(0.7 * N - 1e-9)
 
 
 def right(q: Question):

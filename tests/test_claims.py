@@ -7,6 +7,9 @@ here gathers them, so a claim added without a deliberate break fails the suite.
 from __future__ import annotations
 
 import copy
+import importlib
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -19,34 +22,28 @@ from attention_workshop.build.claims import (
     check,
     verify,
 )
-from attention_workshop.chapters import (
-    SECTIONS,
-    module_0,
-    module_1,
-    module_2,
-    module_3,
-    step_by_step,
-)
+from attention_workshop.chapters import SECTIONS
 
-from . import (
-    test_final_exam,
-    test_inside_the_model,
-    test_module_0,
-    test_module_1,
-    test_module_2,
-    test_module_3,
-    test_real_heads,
-    test_step_by_step,
-)
-from .breaks import claim_keys, edit
+from . import test_final_exam, test_inside_the_model, test_real_heads
+from .breaks import claim_keys, edit, row
 
-CHAPTER_TESTS = (
-    test_module_0,
-    test_module_1,
-    test_module_2,
-    test_module_3,
-    test_step_by_step,
-)
+
+def chapter_tests() -> list:
+    """Every chapter's test module: a tests/test_*.py whose BREAKS maps claim keys to tuples of breaks.
+
+    Found by looking, not listed: a new chapter's test module counts as soon as it has BREAKS.
+    """
+    found = []
+    for path in sorted(Path(__file__).resolve().parent.glob("test_*.py")):
+        if not re.search(r"^BREAKS\b", path.read_text(encoding="utf-8"), re.M):
+            continue
+        module = importlib.import_module(f"{__package__}.{path.stem}")
+        breaks = module.BREAKS
+        if isinstance(breaks, dict) and all(
+            isinstance(v, tuple) for v in breaks.values()
+        ):
+            found.append(module)
+    return found
 
 
 #: The claims a run of another sentence does not check: default-only ones, and the pages' own (PAGES).
@@ -61,11 +58,8 @@ def test_every_claim_holds_for_the_workshops_sentence(results):
 def test_claims_are_every_chapters_claims_each_once():
     keys = [c.key for _, c in CLAIMS]
     assert len(keys) == len(set(keys)), "two claims share a key"
-    chapters = (module_0, module_1, module_2, module_3, step_by_step)
     pages = {c.key for _, _, claims in PAGES for c in claims}
-    assert (
-        set(keys) == set().union(*(claim_keys(ch.SECTIONS) for ch in chapters)) | pages
-    )
+    assert set(keys) == claim_keys(SECTIONS) | pages
     owner = {c.key: s.key for s in SECTIONS for c in s.claims}
     assert all(owner[c.key] == key for key, c in CLAIMS if key not in SUBJECTS), (
         "a claim is tested against another section's result"
@@ -129,7 +123,13 @@ def test_a_default_only_claim_is_not_checked_for_another_sentence(
 def test_every_claim_has_a_deliberate_break():
     """Each claim is shown failing by some chapter's test module: a claim added without a break fails here."""
     gathered: dict[str, int] = {}
-    for module in CHAPTER_TESTS:
+    modules = chapter_tests()
+    assert {m.__name__.rsplit(".", 1)[1] for m in modules} >= {
+        "test_module_0",
+        "test_module_3",
+        "test_step_by_step",
+    }, "the chapters' test modules were not found"
+    for module in modules:
         for key, breaks in module.BREAKS.items():
             assert key not in gathered, f"{key} has breaks in two test modules"
             assert breaks, f"{module.__name__}: {key} has an empty tuple of breaks"
@@ -140,8 +140,57 @@ def test_every_claim_has_a_deliberate_break():
     gathered.update({f"final_exam.{name}": 1 for name in test_final_exam.BREAKS})
     keys = {c.key for _, c in CLAIMS}
     assert not keys - set(gathered), (
-        f"claims no test shows can fail (add a break): {sorted(keys - set(gathered))}"
+        "claims no test shows can fail: add a break to BREAKS in the chapter's test module "
+        f"(tests/test_<chapter>.py): {sorted(keys - set(gathered))}"
     )
     assert not set(gathered) - keys, (
         f"breaks for claims that do not exist: {sorted(set(gathered) - keys)}"
     )
+
+
+# ---------------------------------------------------------------- what a false claim reports
+
+
+def test_a_false_claim_shows_the_value_measured_and_the_pages_that_state_it(
+    results, monkeypatch
+):
+    """The first causal row made [0.5, 0.5, 0]: the report says so, and names Module 3, where the sentence is."""
+    r = copy.deepcopy(results)
+    edit("causal", "weights", lambda w: row(w, 0, [0.5, 0.5, 0.0]))(r, monkeypatch)
+    with pytest.raises(ClaimError) as err:
+        verify(r)
+    block = str(err.value).split("  - causal.first_row_on_itself: ")[1]
+    assert block.splitlines()[1:3] == [
+        "      measured: [0.5, 0.5, 0.0]",
+        "      stated on: docs/module-3.md",
+    ]
+
+
+def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
+    from dataclasses import dataclass
+
+    from attention_workshop.build.claim_report import measured
+    from attention_workshop.chapters import Claim
+
+    @dataclass(frozen=True)
+    class Price:
+        per_head: int
+        share: float
+        unread: str
+
+    claim = Claim("x.y", "a price", lambda r: r.per_head == 1 and r.share < 0.2)
+    # `and` stops at the first false part: only what the test read is shown
+    assert measured(claim, Price(2, 0.5, "never read")) == "per_head = 2"
+    assert measured(claim, Price(1, 0.25, "never read")) == "per_head = 1; share = 0.25"
+    broken = Claim("x.z", "a claim whose measure fails", bool, measure=lambda r: 1 / 0)
+    assert measured(broken, Price(1, 0.0, "")).startswith(
+        "(could not be measured: ZeroDivisionError"
+    )
+
+
+def test_a_section_quoted_on_another_page_is_stated_on_both(results):
+    """The wired head's weights are Module 2's section, and Module 3 quotes its log excerpt too."""
+    from attention_workshop.build.sources import stated_on
+
+    assert stated_on("wired_head") == ["module-2.md", "module-3.md"]
+    assert stated_on("final_exam") == ["final-exam.md"]

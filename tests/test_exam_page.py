@@ -9,6 +9,8 @@ import pytest
 
 from attention_workshop.build import exam_page, site
 
+from .exam_sheets import PASS, N
+
 QS = {q.qid: q for q in exam_page.questions()}
 FORM = exam_page.form_html()
 
@@ -20,7 +22,7 @@ def test_site_files_hold_the_answers():
     assert (
         data["pass_mark"] == 70
         and data["slack"] == 1e-9
-        and len(data["questions"]) == 18
+        and len(data["questions"]) == N
     )
     assert [d["id"] for d in data["questions"]] == list(QS)
     for d in data["questions"]:
@@ -43,7 +45,7 @@ def by_id(data: dict, qid: str) -> dict:
 
 def test_the_form_holds_no_answers():
     assert "checked" not in FORM and "data-answer" not in FORM
-    assert FORM.count("<fieldset") == 18 and FORM.count("<legend>") == 18
+    assert FORM.count("<fieldset") == N and FORM.count("<legend>") == N
     for q in QS.values():
         own = re.search(
             rf'<fieldset[^>]* data-qid="{q.qid}".*?</fieldset>', FORM, re.DOTALL
@@ -59,7 +61,7 @@ def test_the_form_names_its_version_count_pass_mark_and_data():
     data_text = exam_page.site_files()["generated/exam.json"]
     assert re.fullmatch(r"[0-9a-f]{12}", exam_page.version())
     assert (
-        f'data-version="{exam_page.version()}" data-count="18" data-pass-mark="70"'
+        f'data-version="{exam_page.version()}" data-count="{N}" data-pass-mark="70"'
         in FORM
     )
     assert '<a class="exam-data" href="generated/exam.json" hidden>answers</a>' in FORM
@@ -80,7 +82,7 @@ def test_only_the_grade_button_grades():
 
 def test_every_input_has_a_label():
     ids = re.findall(r'<input [^>]*id="([^"]+)"', FORM)
-    assert len(ids) > 18
+    assert len(ids) > N
     for i in ids:
         assert f'for="{i}"' in FORM, i
 
@@ -97,21 +99,25 @@ def test_same_bytes_twice():
 
 
 def test_the_rules_line_values():
-    assert exam_page.values() == {"count": "18", "pass_mark": "70", "pass_count": "13"}
+    assert exam_page.values() == {
+        "count": str(N),
+        "pass_mark": "70",
+        "pass_count": str(PASS),
+    }
     ctx = site.context()
     assert (ctx["exam.count"], ctx["exam.pass_mark"], ctx["exam.pass_count"]) == (
-        "18",
+        str(N),
         "70",
-        "13",
+        str(PASS),
     )
 
 
 @pytest.mark.site
 def test_built_page_links_to_real_sections_and_hides_the_answers(built_site):
     page = (built_site / "final-exam" / "index.html").read_text(encoding="utf-8")
-    assert page.count('<fieldset class="exam-q"') == 18
-    rules = ('<p class="exam-rules"><strong>18 questions.</strong> The pass mark is 70%: '
-             "13 correct answers out of 18.</p>")  # fmt: skip
+    assert page.count('<fieldset class="exam-q"') == N
+    rules = (f'<p class="exam-rules"><strong>{N} questions.</strong> The pass mark is 70%: '
+             f"{PASS} correct answers out of {N}.</p>")  # fmt: skip
     assert rules in page
     assert (
         json.loads((built_site / "generated" / "exam.json").read_text(encoding="utf-8"))

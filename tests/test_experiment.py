@@ -80,9 +80,8 @@ def test_sections_are_labelled_in_teaching_order(results):
         == list(results.data)
         == list(results.show)
     )
-    assert [s.label for s in results.sections.values()] == [
-        f"S{n}" for n in range(1, len(SECTIONS) + 1)
-    ]
+    # each section is labelled by its key, never by its position
+    assert [s.label for s in results.sections.values()] == [s.key for s in SECTIONS]
     assert [s.title for s in results.sections.values()] == [s.title for s in SECTIONS]
     assert all(
         results.show[key]["label"] == s.label for key, s in results.sections.items()
@@ -90,9 +89,11 @@ def test_sections_are_labelled_in_teaching_order(results):
 
 
 def test_spans_locate_each_section_exactly(results):
-    """Spans against the committed capture, read here: a section runs from its [Sn] line to the line before a blank."""
+    """Spans against the committed capture, read here: a section runs from its [key] line to the line before a blank."""
     lines = (CAPTURES / "results.log").read_text(encoding="utf-8").split("\n")
-    starts = [n for n, line in enumerate(lines, 1) if re.match(r"\[S\d+\] ", line)]
+    starts = [
+        n for n, line in enumerate(lines, 1) if re.match(r"\[[a-z][a-z0-9_]*\] ", line)
+    ]
     ends = [
         next(m for m in range(s, len(lines) + 1) if m == len(lines) or lines[m] == "")
         for s in starts
@@ -114,6 +115,54 @@ def test_no_line_of_the_log_is_longer_than_72_characters(results):
 def test_the_log_has_no_trailing_spaces_and_ends_with_one_newline(results):
     assert not [n for n, line in enumerate(results.lines, 1) if line != line.rstrip()]
     assert results.text.endswith("\n") and not results.text.endswith("\n\n")
+
+
+def test_adding_a_section_changes_only_its_own_lines(results, monkeypatch):
+    """Labels are section keys, not positions: a new section in the middle adds its lines and nothing else
+    (the line numbers after it move; the pages compute them, so no page goes stale)."""
+    import difflib
+
+    from attention_workshop.chapters import Section
+
+    def extra(ctx):
+        ctx.log("one line of a new section")
+        return None
+
+    at = len(SECTIONS) // 2
+    added = Section("an_extra_section", "A new section in the middle", extra)
+    monkeypatch.setattr(experiment, "SECTIONS", (*SECTIONS[:at], added, *SECTIONS[at:]))
+    monkeypatch.setattr(experiment.figures, "draw", lambda r: None)
+    longer = experiment.run().lines
+    ops = [
+        op
+        for op in difflib.SequenceMatcher(a=results.lines, b=longer).get_opcodes()
+        if op[0] != "equal"
+    ]
+    assert [(tag, i1 == i2) for tag, i1, i2, _, _ in ops] == [("insert", True)], ops
+    _, _, _, j1, j2 = ops[0]
+    assert sorted(longer[j1:j2]) == sorted(
+        [
+            "",
+            "[an_extra_section] A new section in the middle",
+            "  one line of a new section",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("keys", "message"),
+    [
+        (("causal", "causal"), "two sections share the key 'causal'"),
+        (("Causal",), "section key 'Causal'"),
+        (("with space",), "section key 'with space'"),
+    ],
+)
+def test_section_keys_that_cannot_label_the_log_are_refused(keys, message):
+    from attention_workshop.chapters import Section
+
+    sections = [Section(k, "a title", lambda ctx: None) for k in keys]
+    with pytest.raises(ValueError, match=message):
+        experiment.check_keys(sections)
 
 
 def test_another_sentence_is_stamped_and_run(results_other):

@@ -66,16 +66,11 @@ def test_lines_svg_states_every_point():
 
 
 def test_draw_makes_the_runs_figures_from_its_numbers(results):
-    assert sorted(results.figures) == [
-        "sqrt-dk.svg",
-        "wired-weights-causal.svg",
-        "wired-weights.svg",
-    ]
-    assert sorted(results.tables) == [
-        "sqrt-dk.csv",
-        "wired-weights-causal.csv",
-        "wired-weights.csv",
-    ]
+    # these three are tested here; a chapter's own figure is tested in its chapter's test file
+    assert {"sqrt-dk.svg", "wired-weights-causal.svg", "wired-weights.svg"} <= set(
+        results.figures
+    )
+    assert {f.replace(".svg", ".csv") for f in results.figures} == set(results.tables)
     for name, w in (
         ("wired-weights.csv", wired(SENT_RIVER)[3]),
         ("wired-weights-causal.csv", wired(SENT_RIVER, causal=True)[3]),

@@ -18,7 +18,7 @@ from attention_workshop.chapters.final_exam_grading import (
     percent,
 )
 
-from .exam_sheets import answers_with, wrong
+from .exam_sheets import PASS, N, answers_with, wrong
 
 QUESTIONS = exam_page.questions()
 QS = {q.qid: q for q in QUESTIONS}
@@ -31,7 +31,9 @@ def key(qid: str, label_part: str) -> str:
     return found[0]
 
 
-@pytest.mark.parametrize("n, passed", [(18, True), (13, True), (12, False), (0, False)])
+@pytest.mark.parametrize(
+    "n, passed", [(N, True), (PASS, True), (PASS - 1, False), (0, False)]
+)
 def test_pass_mark(n, passed):
     assert grade(QUESTIONS, answers_with(n)) == (n, passed)
 

@@ -20,6 +20,8 @@ from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters import layer_sizes
 from attention_workshop.gpt2 import GPT2
 
+from .breaks import assert_reported
+
 INPUTS = [
     (("the", "boat", "by", "the", "bank"), None),
     (("bank",), None),
@@ -394,3 +396,4 @@ def test_a_broken_claim_fails_verify_naming_it(results, monkeypatch, key, how, b
     assert "inside." in str(err.value) and key in {
         c.key for c, ok in claims.check(results) if not ok
     }, how
+    assert_reported(str(err.value), key)

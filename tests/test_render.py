@@ -42,15 +42,22 @@ def test_matrix_table_labels_rows_in_bold():
     )
 
 
+def test_matrix_table_writes_a_true_minus_sign_as_the_rest_of_the_site():
+    """A negative cell reads −0.250 (U+2212), as fmt.signed and the prose write it; a rounded zero stays 0.000."""
+    md = render.matrix_table(np.array([[-0.25, -0.0004]]), ["the"], ["x", "y"])
+    assert md.splitlines()[-1] == "| **the** | \u22120.250 | 0.000 |"
+    assert "-" not in md.splitlines()[-1]
+
+
 def test_log_excerpt_quotes_the_capture_with_its_line_numbers(served):
-    start = CAPTURE.index("[S10] Module 3: the causal mask on the wired head") + 1
+    start = CAPTURE.index("[causal] Module 3: the causal mask on the wired head") + 1
     end = CAPTURE.index("", start)
     md = render.log_excerpt("causal")
     body = "\n".join(CAPTURE[start - 1 : end])
     assert md == (
         f'```text linenums="{start}"\n{body}\n```\n\n'
         f"<small>Quoted from [results.log lines {start}–{end}](results-log.md#L{start}), "
-        "section [S10] of this build.</small>\n"
+        "section [causal] of this build.</small>\n"
     )
     with pytest.raises(KeyError, match="no section 'nothing'"):
         render.log_excerpt("nothing")

@@ -11,23 +11,23 @@ from attention_workshop.chapters import module_3
 def _small() -> Results:
     r = Results(
         sentence=("the", "bank"),
-        lines=["# head", "", "[S1] One", "  a", "", "[S2] Two", "  b", "  c"],
+        lines=["# head", "", "[one] One", "  a", "", "[two] Two", "  b", "  c"],
     )
     r.sections = {
-        "one": Span("one", "S1", "One", 3, 4),
-        "two": Span("two", "S2", "Two", 6, 8),
+        "one": Span("one", "one", "One", 3, 4),
+        "two": Span("two", "two", "Two", 6, 8),
     }
     return r
 
 
 def test_text_is_the_lines_with_one_final_newline():
-    assert _small().text == "# head\n\n[S1] One\n  a\n\n[S2] Two\n  b\n  c\n"
+    assert _small().text == "# head\n\n[one] One\n  a\n\n[two] Two\n  b\n  c\n"
 
 
 def test_excerpt_is_the_sections_lines():
     r = _small()
-    assert r.excerpt("one") == ["[S1] One", "  a"] and r.excerpt("two") == [
-        "[S2] Two",
+    assert r.excerpt("one") == ["[one] One", "  a"] and r.excerpt("two") == [
+        "[two] Two",
         "  b",
         "  c",
     ]

@@ -23,7 +23,7 @@ def test_context_holds_every_shown_value_and_where_each_section_stands(served):
     starts = {
         m.group(1): n
         for n, line in enumerate(lines, 1)
-        if (m := re.match(r"\[(S\d+)\] ", line))
+        if (m := re.match(r"\[([a-z][a-z0-9_]*)\] ", line))
     }
     for key, values in served.show.items():
         for name, text in values.items():
@@ -32,7 +32,7 @@ def test_context_holds_every_shown_value_and_where_each_section_stands(served):
         # the blank line after the section (the log ends with a newline)
         end = lines.index("", starts[label])
         assert ctx[f"{key}.lines"] == f"{starts[label]}–{end}", key
-    assert ctx["causal.label"] == "S10" and ctx["price.attention"] == "28,311,552"
+    assert ctx["causal.label"] == "causal" and ctx["price.attention"] == "28,311,552"
 
 
 def test_context_states_gpt2_small_and_the_build():

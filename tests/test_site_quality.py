@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 from html.parser import HTMLParser
 from itertools import pairwise
@@ -513,7 +514,7 @@ def test_every_table_sits_in_a_focusable_named_region(built_site):
 # URLs the theme's JavaScript bundle holds but never requests on this site, each with the reason.
 LATENT_IN_MATERIAL = {
     "https://unpkg.com/mermaid@": "loaded only for a page with a Mermaid diagram (none here: checked below)",
-    "https://api.github.com/": "repository facts, only with repo_url (null in mkdocs.yml: checked below)",
+    "https://api.github.com/": "repository facts, only for a data-md-component=source link (overridden: checked below)",
     "https://${e}/api/v4/projects/": "GitLab repository facts, only with repo_url",
     "https://unpkg.com/resize-observer-polyfill": "only in a browser without ResizeObserver (none current)",
 }
@@ -559,10 +560,8 @@ def foreign_references(site: Path, site_url: str) -> list[str]:
 
 
 def _site_url() -> str:
-    text = (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(
-        encoding="utf-8"
-    )
-    return re.search(r"^site_url:\s*(\S+)", text, re.M).group(1)
+    """The site's own address in this build (mkdocs.yml reads SITE_URL; unset, the site claims none)."""
+    return os.environ.get("SITE_URL") or "https://site-url-unset.invalid/"
 
 
 @pytest.mark.site
@@ -580,11 +579,14 @@ def test_no_built_file_references_a_foreign_url(built_site):
         'class="mermaid"' in p.read_text(encoding="utf-8")
         for p in site_pages(built_site)
     )
+    # repo_url comes from REPO_URL, and the repository link never asks the host's API for facts
+    root = Path(__file__).resolve().parent.parent
     assert re.search(
-        r"^repo_url:\s*null\s*$",
-        (Path(__file__).resolve().parent.parent / "mkdocs.yml").read_text(),
-        re.M,
+        r"^repo_url: !ENV \[REPO_URL, null\]", (root / "mkdocs.yml").read_text(), re.M
     )
+    source = (root / "overrides" / "partials" / "source.html").read_text()
+    link = re.search(r"<a\b[^>]*>", source).group(0)
+    assert 'class="md-source"' in link and "data-md-component" not in link, link
 
 
 def test_the_foreign_reference_check_can_fail(tmp_path):

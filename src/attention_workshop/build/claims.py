@@ -1,11 +1,9 @@
-"""The claims runner: every claim the chapters make, checked against a run's results.
+"""Every claim the site makes: the sections' (:mod:`.claim_runner`) and the pages' own.
 
-A claim is a sentence a page states ("every row sums to 1") and a test over a typed subject
-(:class:`attention_workshop.chapters.Claim`): a section's result in the run, or the result of a
-page that has no results.log section of its own (:data:`PAGES`: Inside the model's facts, the
-final exam's questions, Real heads' measurements of a trained model), computed from the run of
-the workshop's own sentence. :func:`verify` raises :class:`ClaimError` naming every claim that
-has stopped being true, and the site build fails with it.
+The pages' own claims test a result computed from the run of the workshop's own sentence
+(:data:`PAGES`): Inside the model's facts, the final exam's questions, Real heads'
+measurements of a trained model. The site build checks them all (:func:`verify`); the
+experiment's command line checks the sections' claims alone.
 """
 
 from __future__ import annotations
@@ -13,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..chapters import SECTIONS, Claim, final_exam, inside_the_model, real_heads
-from ..toy import SENT_RIVER
+from ..chapters import Claim, final_exam, inside_the_model, real_heads
+from . import claim_runner
+from .claim_runner import SECTION_CLAIMS, ClaimError, Page
 from .results import Results
 
 __all__ = ["ClaimError", "PAGES", "SUBJECTS", "CLAIMS", "check", "verify"]
-
-
-class ClaimError(AssertionError):
-    """A sentence on the site is no longer true of the numbers this build produced."""
 
 
 def _inside_facts(_: Results) -> inside_the_model.InsideFacts:
@@ -33,44 +28,31 @@ def _real_heads(_: Results) -> real_heads.RealHeads:
 
 
 #: Pages whose claims test the page's own result: (subject key, how to compute it from a run, the claims).
-#: They are checked when the run is the workshop's own sentence, as the site build's is.
-PAGES: tuple[tuple[str, Callable[[Results], Any], tuple[Claim[Any], ...]], ...] = (
+PAGES: tuple[Page, ...] = (
     ("inside_the_model", _inside_facts, inside_the_model.CLAIMS),
     (final_exam.SUBJECT, final_exam.exam, final_exam.CLAIMS),
     (real_heads.SUBJECT, _real_heads, real_heads.CLAIMS),
 )
 
-#: How to compute each page's subject from a run, by subject key.
+#: How to compute each page's subject from a run, by subject key (a test may swap one).
 SUBJECTS: dict[str, Callable[[Results], Any]] = {key: make for key, make, _ in PAGES}
 
 #: Every claim, with the key of its subject: a section of the run, or a page of :data:`PAGES`.
 CLAIMS: tuple[tuple[str, Claim[Any]], ...] = (
-    *((s.key, c) for s in SECTIONS for c in s.claims),
+    *SECTION_CLAIMS,
     *((key, c) for key, _, claims in PAGES for c in claims),
 )
 
 
+def _pages() -> tuple[Page, ...]:
+    return tuple((key, SUBJECTS[key], claims) for key, _, claims in PAGES)
+
+
 def check(results: Results) -> list[tuple[Claim[Any], bool]]:
-    """Evaluate every claim that applies to this run (the workshop's sentence gets all of them)."""
-    default = tuple(results.sentence) == tuple(SENT_RIVER)
-    subjects = {
-        **results.data,
-        **({key: make(results) for key, make in SUBJECTS.items()} if default else {}),
-    }
-    return [
-        (c, bool(c.test(subjects[key])))
-        for key, c in CLAIMS
-        if default or not (c.default_only or key in SUBJECTS)
-    ]
+    """Evaluate every claim of the site that applies to this run."""
+    return claim_runner.check(results, _pages())
 
 
 def verify(results: Results) -> int:
-    """Raise :class:`ClaimError` naming each false claim; return how many claims held."""
-    outcome = check(results)
-    false = [c for c, ok in outcome if not ok]
-    if false:
-        lines = "\n".join(f"  - {c.key}: {c.text}" for c in false)
-        raise ClaimError(
-            f"{len(false)} claim(s) the pages make are no longer true of this build's numbers:\n{lines}"
-        )
-    return len(outcome)
+    """Raise :class:`ClaimError` naming each false claim of the site; return how many held."""
+    return claim_runner.verify(results, _pages())

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..toy import SENT_RIVER
-from .claims import ClaimError, verify
+from .claim_runner import ClaimError, verify
 from .experiment import run, write
 
 __all__ = ["main"]

@@ -10,17 +10,19 @@ results.log, the figures and their CSVs on disk, all or nothing.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from ..chapters import SECTIONS
+from ..chapters import SECTIONS, Section
 from ..toy import SENT_RIVER, parse_sentence
 from . import figures, fmt
 from .results import Results, Span
 from .torch_refs import TorchReferences, versions
 
-__all__ = ["SEED", "Span", "Results", "RunContext", "run", "write"]
+__all__ = ["SEED", "Span", "Results", "RunContext", "check_keys", "run", "write"]
 
 SEED = 0
 
@@ -50,6 +52,24 @@ class RunContext:
         self._r.show[self._key].update(values)
 
 
+_KEY = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def check_keys(sections: Sequence[Section[Any]]) -> None:
+    """Refuse section keys that cannot label results.log: each is unique, lower case, digits and ``_``."""
+    seen: set[str] = set()
+    for s in sections:
+        if not _KEY.fullmatch(s.key):
+            raise ValueError(
+                f"section key {s.key!r} ({s.title!r}): use lower case letters, digits and _"
+            )
+        if s.key in seen:
+            raise ValueError(
+                f"two sections share the key {s.key!r}: each section's key is its label in results.log"
+            )
+        seen.add(s.key)
+
+
 def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
     """Run every section in order and return the results (nothing is written to disk).
 
@@ -62,6 +82,7 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
     words = parse_sentence(
         sentence if isinstance(sentence, str) else " ".join(sentence)
     )
+    check_keys(SECTIONS)
     r = Results(sentence=words)
     v = versions()
     r.lines.append("# attention-workshop results.log")
@@ -70,9 +91,10 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
         for name in ("os", "python", "numpy", "torch", "matplotlib")
     )
     r.lines.append(f'# seed: {SEED}; sentence: "{" ".join(words)}"')
-    for n, s in enumerate(SECTIONS, 1):
+    for s in SECTIONS:
         r.lines.append("")
-        start, label = len(r.lines) + 1, f"S{n}"
+        # The label is the section's key: adding a section changes only its own lines.
+        start, label = len(r.lines) + 1, s.key
         r.lines.append(f"[{label}] {s.title}")
         ctx = RunContext(r, s.key)
         r.data[s.key] = s.run(ctx)

@@ -27,6 +27,7 @@ __all__ = [
     "source_fingerprint",
     "build_info",
     "capture_header",
+    "stale_captures",
 ]
 
 #: The results.log page (Markdown source path, for links) and the folder of generated files.
@@ -122,3 +123,33 @@ def capture_header() -> str:
         "made (run `make captures`), or this machine's versions differ from the lock."
     )
     return f"```text\n{stamp}\n```\n\n{verdict}\n"
+
+
+def stale_captures() -> list[str]:
+    """How the committed captures differ from this build's run, one line per file: a file that
+    differs (results.log: from which line), one the run writes that captures/ lacks, one captures/
+    holds that the run no longer writes. Empty when captures/ is this run, byte for byte."""
+    r = results()
+    built = {"results.log": r.text, **r.figures, **r.tables}
+    folder = CAPTURE.parent
+    have = {
+        p.name: p.read_text(encoding="utf-8")
+        for p in (sorted(folder.iterdir()) if folder.is_dir() else [])
+        if p.is_file()
+    }
+    out = []
+    for name, text in built.items():
+        if name not in have:
+            out.append(f"captures/{name} is missing")
+        elif have[name] != text:
+            old, new = have[name].split("\n"), text.split("\n")
+            line = next(
+                (n for n, (a, b) in enumerate(zip(old, new), 1) if a != b),
+                min(len(old), len(new)) + 1,
+            )
+            out.append(f"captures/{name} differs from this build's from line {line}")
+    out += [
+        f"captures/{name} is no longer written by the experiment"
+        for name in sorted(have.keys() - built.keys())
+    ]
+    return out

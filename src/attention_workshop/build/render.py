@@ -50,11 +50,14 @@ def matrix_table(
     corner: str = "",
     nd: int = 3,
 ) -> str:
-    """A matrix as a Markdown table with labelled rows and columns."""
+    """A matrix as a Markdown table with labelled rows and columns (negative numbers with a true minus sign)."""
     M = np.asarray(M)
     return md_table(
         [corner, *cols],
-        [[f"**{r}**", *(fmt.fixed(v, nd) for v in row)] for r, row in zip(rows, M)],
+        [
+            [f"**{r}**", *(fmt.minus(fmt.fixed(v, nd)) for v in row)]
+            for r, row in zip(rows, M)
+        ],
     )
 
 

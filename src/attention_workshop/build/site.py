@@ -9,9 +9,17 @@ from __future__ import annotations
 
 from ..gpt2 import GPT2
 from . import exam_page, inside_page, pages, real_heads_page, real_heads_values
-from .pages import GENERATED, build_info, results
+from .pages import GENERATED, build_info, results, stale_captures
 
-__all__ = ["GENERATED", "results", "runs", "context", "generated_files"]
+__all__ = [
+    "GENERATED",
+    "results",
+    "runs",
+    "context",
+    "generated_files",
+    "stale_captures",
+    "main",
+]
 
 
 def runs() -> int:
@@ -58,3 +66,14 @@ def generated_files() -> dict[str, str]:
                 raise ValueError(f"{path!r} is written twice by the build")
             files[path] = text
     return files
+
+
+def main() -> None:
+    """Print every value the prose may quote and what it is in this build:
+    ``.venv/bin/python -m attention_workshop.build.site``."""
+    for name, text in context().items():
+        print(f"{{{{ {name} }}}}  {text}")
+
+
+if __name__ == "__main__":
+    main()

@@ -15,7 +15,7 @@ from ._section import Claim, Context, Fmt, References, Section
 
 __all__ = ["SECTIONS", "Claim", "Context", "Fmt", "References", "Section"]
 
-#: Every section of results.log, in teaching order: labels S1, S2, ... follow this order.
+#: Every section of results.log, in teaching order; each is labelled ``[key]`` in the log.
 SECTIONS: tuple[Section[Any], ...] = (
     *module_0.SECTIONS,
     *module_1.SECTIONS,

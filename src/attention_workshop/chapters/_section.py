@@ -95,20 +95,25 @@ class Claim(Generic[R]):
         text: the sentence, as the page states it.
         test: true while the sentence holds for a result.
         default_only: true only of the workshop's own sentence (skipped for another ``--sentence``).
+        measure: optional: the value(s) the sentence is about, from a result, shown when the claim
+            fails (``lambda r: r.weights[0]``). Without it, a failing claim shows the fields of the
+            result its test reads.
     """
 
     key: str
     text: str
     test: Callable[[R], bool]
     default_only: bool = False
+    measure: Callable[[R], object] | None = None
 
 
 @dataclass(frozen=True)
 class Section(Generic[R]):
-    """One section of results.log: ``[Sn] title``, then the lines ``run`` writes.
+    """One section of results.log: ``[key] title``, then the lines ``run`` writes.
 
     Attributes:
-        key: how pages quote it (``log_excerpt("causal")``, ``{{ causal.last_row }}``).
+        key: how pages quote it (``log_excerpt("causal")``, ``{{ causal.last_row }}``) and its
+            label in results.log (``[causal]``): lower case, digits and ``_``, unique.
         title: the heading line of the section.
         run: computes the section, writes its lines and values through the context, returns its result.
         claims: what the pages claim about the result.

@@ -1,4 +1,4 @@
-"""The final exam: 18 questions whose answers the build computes, and the claims they rest on.
+"""The final exam: questions whose answers the build computes, and the claims they rest on.
 
 The words of every question live in one data file, ``final_exam.toml`` (in this package):
 prompt, options, explanation, hint, as templates. :mod:`.final_exam_answers` works out each

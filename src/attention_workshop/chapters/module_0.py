@@ -194,7 +194,7 @@ SOFTMAX = Section(
 
 SOFTMAX_SHIFT = Section(
     "softmax_shift",
-    "Module 0: equal shares, the shift, and where exp overflows",
+    "Module 0: equal shares, the shift, where exp overflows",
     _softmax_shift,
     claims=(
         Claim(

@@ -152,6 +152,7 @@ CAUSAL = Section(
             "causal.first_row_on_itself",
             "the first causal row puts all its weight on itself",
             lambda r: r.weights[0, 0] == 1.0 and not r.weights[0, 1:].any(),
+            measure=lambda r: r.weights[0],
         ),
         Claim(
             "causal.future_is_zero",
@@ -169,6 +170,7 @@ CAUSAL = Section(
             "causal.rows_sum_to_one",
             "every causal row still sums to 1",
             lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)),
+            measure=lambda r: r.weights.sum(axis=1),
         ),
         Claim(
             "causal.rows_renormalise",
