@@ -57,3 +57,19 @@ def test_inline_code_may_show_the_syntax_itself():
     """The API page documents ``{{ section.name }}``: inline code is the syntax, not a value left out."""
     assert unfilled("<p>Write <code>{{ section.name }}</code> in prose.</p>") == []
     assert unfilled("<p>&#123;&#123; not.code &#125;&#125;</p>") == ["{{ not.code }}"]
+
+
+def test_a_file_shown_verbatim_under_its_title_is_not_searched():
+    """The Source page shows the package's files, whose docstrings write the placeholder syntax."""
+    shown = (
+        '<div class="language-python highlight"><span class="filename">src/x.py</span>'
+        '<table class="highlighttable"><tr><td class="code"><div><pre><code>'
+        '"""Quote a value as {{ section.name }}."""</code></pre></div></td></tr></table></div>'
+    )
+    assert unfilled(shown) == []
+    untitled = (
+        '<div class="highlight"><pre><code>out: {{ section.name }}</code></pre></div>'
+    )
+    assert unfilled(shown + untitled) == ["{{ section.name }}"], (
+        "an untitled block is searched"
+    )

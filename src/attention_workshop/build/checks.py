@@ -17,6 +17,8 @@ PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 # anything in double braces: an unfilled value, or one the placeholder syntax does not accept
 _BRACES = re.compile(r"\{\{[^{}\n]{0,100}\}\}")
 _PRE = re.compile(r"(<pre\b.*?</pre>)", re.S)
+# a file shown verbatim under its title (the Source page): the file's own text, not a value
+_TITLED_FILE = re.compile(r'<span class="filename">.*?</table>', re.S)
 _INLINE_CODE = re.compile(r"<code\b[^>]*>.*?</code>", re.S)
 _TAGS = re.compile(r"<[^>]+>")
 
@@ -32,9 +34,10 @@ def closest(name: str, names: Iterable[str], n: int = 5) -> list[str]:
 def unfilled(page_html: str) -> list[str]:
     """Every ``{{ ... }}`` left in a page's HTML, in order: in its prose, its tables, its attributes
     (alt texts) and its code blocks. Inline ``<code>`` may show the syntax itself (the API page
-    documents it), so it is not searched."""
+    documents it), and so may a file shown verbatim under its title (the Source page, whose
+    build checks each block against its file): neither is searched."""
     found = []
-    for n, part in enumerate(_PRE.split(page_html)):
+    for n, part in enumerate(_PRE.split(_TITLED_FILE.sub("", page_html))):
         # odd parts are <pre> blocks: their text, as a reader sees it
         text = _TAGS.sub("", part) if n % 2 else _INLINE_CODE.sub("", part)
         found += [m.group(0) for m in _BRACES.finditer(html.unescape(text))]

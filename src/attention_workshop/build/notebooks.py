@@ -48,16 +48,12 @@ class Cell:
 def fill(markdown: str, values: Mapping[str, str], page: str) -> str:
     """``{{ key }}`` placeholders replaced by the build's values, as the site's pages get them.
 
-    Raises:
-        ValueError: an unknown key; the message lists the known ones (as hooks/values.py does).
+    An unknown key stays as it is written: hooks/values.py reports it on the page itself, with
+    its file, its line and the closest names, and the strict build fails there.
     """
 
     def value(m: re.Match[str]) -> str:
-        if m.group(1) not in values:
-            raise ValueError(
-                f"docs/{page}.md: unknown value {{{{ {m.group(1)} }}}}; known values: {', '.join(sorted(values))}"
-            )
-        return values[m.group(1)]
+        return values.get(m.group(1), m.group(0))
 
     return _PLACEHOLDER.sub(value, markdown)
 
