@@ -17,7 +17,7 @@ export ATEN_CPU_CAPABILITY ?= default
 
 help:
 	@echo "make serve     build the site and serve it on http://127.0.0.1:8000 with live reload"
-	@echo "make site      strict build into site/"
+	@echo "make site      strict build into site/ (replaced only when the build succeeds)"
 	@echo "make test      every test: style, types, layers, package, experiment, strict site build, browser"
 	@echo "make lint      ruff (lint and format), mypy, and the import layers"
 	@echo "make captures  re-run the experiment into captures/ (commit the result)"
@@ -46,8 +46,9 @@ browser:
 serve: setup
 	$(PY) -m mkdocs serve --strict --dev-addr 127.0.0.1:8000 --livereload
 
+# Built into a temporary folder first: site/ is replaced only by a build that succeeded.
 site: setup
-	$(PY) -m mkdocs build --strict --site-dir site
+	$(PY) -m attention_workshop.build.publish site
 
 # ---------------------------------------------------------------- tests and figures
 # Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.
