@@ -55,8 +55,8 @@ def draw(r: Results) -> None:
 _SALT = "attention-workshop"
 #: Up to this many words a heatmap prints every cell's value on it. Past it the cells shrink
 #: to fit the size of a heatmap of this many words and carry no text (too small to read; the
-#: CSV twin and the SVG's <desc> hold every number): the figure costs no more time, memory
-#: or bytes per cell.
+#: CSV twin and the SVG's <desc> hold every number): the canvas, its memory and its text
+#: stop growing with the sentence.
 LABELLED_WORDS = 12
 
 
@@ -149,6 +149,9 @@ def heatmap_svg(
         cols: one label per column (who is looked at).
         title: the figure's title.
         masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
+
+    Past :data:`LABELLED_WORDS` rows or columns the cells shrink to a fixed canvas and
+    carry no labels; the ``<desc>`` still states every value.
     """
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(rows), len(cols)):
