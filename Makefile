@@ -21,7 +21,7 @@ PYTEST := $(PY) -m pytest -q
 
 help:
 	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
-	@echo "make site       strict build into site/"
+	@echo "make site       strict build into site/ (replaced only when the build succeeds)"
 	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser)"
 	@echo "make test-site  the strict build and its page checks, no browser (under a minute)"
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
@@ -56,8 +56,9 @@ browser:
 serve: setup
 	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
+# Built into a temporary folder first: site/ is replaced only by a build that succeeded.
 site: setup
-	$(PY) -m mkdocs build --strict --site-dir site
+	$(PY) -m attention_workshop.build.publish site
 
 # ---------------------------------------------------------------- tests and figures
 # Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.

@@ -105,12 +105,19 @@ def cells(M, nd=3):
 def build_site(
     dest: Path, project: Path = ROOT, check: bool = True
 ) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process."""
+    """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process.
+
+    With ``check``, a build counts only if it exits 0 *and* wrote the completion marker
+    (hooks/publish.py): a build that vanished half-way (``os._exit(0)``) fails the test.
+    """
+    marker = Path(dest).with_name(Path(dest).name + ".complete")
+    marker.unlink(missing_ok=True)
     env = {
         **os.environ,
         "NO_MKDOCS_2_WARNING": "1",
         "PYTHONHASHSEED": "0",
         "ATEN_CPU_CAPABILITY": "default",
+        "ATTENTION_WORKSHOP_BUILD_MARKER": str(marker),
     }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
     # a copy of the project builds with its own package
@@ -128,6 +135,11 @@ def build_site(
     )
     if check and proc.returncode != 0:
         raise AssertionError(f"strict build failed:\n{proc.stdout}\n{proc.stderr}")
+    if check and not marker.is_file():
+        raise AssertionError(
+            f"the build exited {proc.returncode} without reaching its end (no completion "
+            f"marker):\n{proc.stdout}\n{proc.stderr}"
+        )
     return proc
 
 

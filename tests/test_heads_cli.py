@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import subprocess
 import sys
 import tomllib
@@ -132,42 +131,26 @@ def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):
 # ---------------------------------------------------------------- the one writer
 
 
-def test_write_all_into_an_existing_folder_keeps_other_files(tmp_path):
+def test_it_writes_through_the_projects_atomic_writer(tmp_path, monkeypatch):
+    """One writer for every command (attention_workshop.build.atomic): all or nothing."""
+    seen = []
+    monkeypatch.setattr(
+        heads_cli.atomic,
+        "write_all",
+        lambda files, out: seen.append((list(files), out)) or [],
+    )
+    assert heads_cli.main(["--sentence", SENTENCE, "--out", str(tmp_path / "out")]) == 0
+    assert seen == [(list(heads_cli.FILES), str(tmp_path / "out"))]
+
+
+def test_an_out_folder_holding_other_files_is_refused_before_any_work(tmp_path, capsys):
     (tmp_path / "notes.txt").write_text("mine")
-    (tmp_path / "heads.md").write_text("old")
-    written = heads_cli.write_all({"heads.md": "new", "grid.svg": "<svg/>"}, tmp_path)
-    assert written == [tmp_path / "heads.md", tmp_path / "grid.svg"]
-    assert (tmp_path / "heads.md").read_text() == "new"
-    assert (tmp_path / "notes.txt").read_text() == "mine"
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "grid.svg",
-        "heads.md",
-        "notes.txt",
-    ], "no temporary folder left behind"
-
-
-def test_a_write_that_fails_halfway_leaves_nothing(tmp_path, monkeypatch):
-    real = Path.write_text
-    calls = []
-
-    def flaky(self, *args, **kwargs):
-        calls.append(self.name)
-        if len(calls) == 2:
-            raise OSError(28, "No space left on device")
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(Path, "write_text", flaky)
-    with pytest.raises(OSError):
-        heads_cli.write_all({"a.md": "1", "b.svg": "2"}, tmp_path / "out")
-    assert list(tmp_path.iterdir()) == [], "a half-written folder or a leftover"
-
-
-def test_a_new_folder_gets_the_usual_permissions(tmp_path):
-    heads_cli.write_all({"a.md": "1"}, tmp_path / "out")
-    mode = (tmp_path / "out").stat().st_mode & 0o777
-    umask = os.umask(0)
-    os.umask(umask)
-    assert mode == 0o777 & ~umask
+    with pytest.raises(SystemExit) as stop:
+        heads_cli.main(["--sentence", SENTENCE, "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "notes.txt" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
 
 
 def test_the_maths_layer_hands_over_to_the_build_in_one_import_only():

@@ -137,9 +137,14 @@ def parse_sentence(text: str) -> tuple[str, ...]:
     """Split a sentence into toy-vocabulary words (lower-cased), checking each one.
 
     Raises:
-        ValueError: as :func:`embed`.
+        ValueError: the sentence has no words, or a word is not in the toy vocabulary
+            (the message lists the words it knows).
     """
     words = tuple(text.lower().split())
+    if not words:
+        raise ValueError(
+            f"the sentence is empty: write at least one word; the toy vocabulary knows: {known_words()}"
+        )
     embed(words)  # raises with the list of known words
     return words
 

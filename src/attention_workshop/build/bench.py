@@ -6,7 +6,9 @@ project's 2-core CPU machine; each line says whether it was met this time):
 - the experiment runs in under 10 s;
 - a full strict site build runs in under 60 s;
 - one attention head on 1,024 tokens of width 64 takes under 1 s;
-- loading all-MiniLM-L6-v2 and every forward pass of the Real heads page adds under 3 s.
+- loading all-MiniLM-L6-v2 and every forward pass of the Real heads page adds under 3 s;
+- the experiment's command line on its longest sentence (``MAX_WORDS`` words) peaks
+  under 500 MB of memory.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from ..core import attention, multi_head_attention
-from .experiment import run
+from ..toy import SENT_RIVER
+from .experiment import MAX_WORDS, run
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -78,6 +81,30 @@ def real_heads_rows() -> list[str]:
     ]
 
 
+def cli_memory_at_limit() -> str:
+    """The experiment's command line on a sentence of ``MAX_WORDS`` words: its peak memory."""
+    words = [SENT_RIVER[n % len(SENT_RIVER)] for n in range(MAX_WORDS)]
+    name = f"experiment CLI, {MAX_WORDS} words (the limit), peak memory"
+    if not hasattr(os, "wait4"):
+        return f"{name:<52} (needs os.wait4: not measured here)"
+    with tempfile.TemporaryDirectory() as out:
+        cmd = ["-m", "attention_workshop.experiment", "--out", f"{out}/run"]
+        proc = subprocess.Popen(
+            [sys.executable, *cmd, "--sentence", " ".join(words)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        # the child's own resource usage (ru_maxrss: KB on Linux)
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        return f"{name:<52} FAILED (exit code {proc.returncode})"
+    mb = usage.ru_maxrss / 1024
+    return (
+        f"{name:<52} {mb:10.1f} MB  target < 500 MB: {'met' if mb < 500 else 'NOT MET'}"
+    )
+
+
 def main() -> int:
     rng = np.random.default_rng(0)
     print(
@@ -110,6 +137,7 @@ def main() -> int:
     )
     for line in real_heads_rows():
         print(line)
+    print(cli_memory_at_limit())
     with tempfile.TemporaryDirectory() as out:
         env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
         cmd = [

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..toy import SENT_RIVER
+from .atomic import OutDirError, check_out_dir
 from .claim_runner import ClaimError, verify
-from .experiment import run, write
+from .experiment import MAX_WORDS, check_sentence, run, write
 
 __all__ = ["main"]
 
@@ -26,20 +27,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         description="Run the attention workshop's experiment and write results.log and figures.",
     )
     parser.add_argument(
-        "--out", default="captures", help="folder to write into (default: captures)"
+        "--out",
+        default="captures",
+        help="folder to write into, replaced as a whole: a new or empty folder, or one "
+        "an earlier run wrote (default: captures)",
     )
     parser.add_argument(
         "--sentence",
         default=" ".join(SENT_RIVER),
-        help='words of the toy vocabulary, e.g. "the river bank" (the default)',
+        help=f"words of the toy vocabulary, at most {MAX_WORDS} of them, "
+        'e.g. "the river bank" (the default)',
     )
     args = parser.parse_args(argv)
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        parser.exit(
-            2,
-            f"error: --out {args.out} is a file, not a folder; name a folder to write into\n",
-        )
+    # the sentence and the folder are checked before any work
+    try:
+        check_sentence(args.sentence)
+        _check_out(out)
+    except ValueError as err:
+        parser.exit(2, f"error: {err}\n")
     try:
         results = run(args.sentence)
         checked = verify(results)
@@ -55,12 +61,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         written = write(results, out)
+    except OutDirError as err:
+        parser.exit(2, f"error: nothing was written: {err}\n")
     except OSError as err:
         parser.exit(2, f"error: cannot write into {args.out}: {err.strerror or err}\n")
     for path in written:
         print(path)
     print(f"{checked} claims the pages make hold for this run", file=sys.stderr)
     return 0
+
+
+def _check_out(out: Path) -> None:
+    """Refuse, before the run, a folder that is a file or sits under one, and a folder with
+    files but no results.log (not one an earlier run wrote: ``--out .``)."""
+    check_out_dir(out)
+    if out.is_dir() and any(out.iterdir()) and not (out / "results.log").is_file():
+        raise OutDirError(
+            f"--out {out} holds other files and no results.log; it would be replaced as "
+            "a whole: name a new or empty folder, or one an earlier run wrote"
+        )
 
 
 if __name__ == "__main__":

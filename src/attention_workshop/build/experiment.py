@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from ..chapters import SECTIONS, Section
 from ..toy import SENT_RIVER, parse_sentence
-from . import figures, fmt
+from . import atomic, figures, fmt
 from .results import Results, Span
 from .torch_refs import TorchReferences, versions
 
-__all__ = ["SEED", "Span", "Results", "RunContext", "check_keys", "run", "write"]
+__all__ = [
+    "MAX_WORDS",
+    "SEED",
+    "Span",
+    "Results",
+    "RunContext",
+    "check_keys",
+    "check_sentence",
+    "run",
+    "write",
+]
 
 SEED = 0
+#: The longest sentence the experiment takes. Its tables and heatmaps are read word by word;
+#: past this they stop teaching, and the run's time and memory keep growing.
+MAX_WORDS = 32
 
 
 class RunContext:
@@ -70,19 +82,38 @@ def check_keys(sections: Sequence[Section[Any]]) -> None:
         seen.add(s.key)
 
 
+def check_sentence(sentence: Sequence[str] | str) -> tuple[str, ...]:
+    """The sentence's words, lower-cased, once they are known to be fit for a run.
+
+    Raises:
+        ValueError: the sentence is empty, has more than :data:`MAX_WORDS` words, or has
+            a word the toy vocabulary does not know; the message says what to change.
+    """
+    text = sentence if isinstance(sentence, str) else " ".join(sentence)
+    count = len(text.split())
+    if count > MAX_WORDS:
+        raise ValueError(
+            f"the sentence has {count} words; the experiment takes at most {MAX_WORDS}: shorten it"
+        )
+    return parse_sentence(text)
+
+
 def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
     """Run every section in order and return the results (nothing is written to disk).
 
     Args:
-        sentence: words of the toy vocabulary (a list, or one string).
+        sentence: words of the toy vocabulary (a list, or one string), at most
+            :data:`MAX_WORDS` of them.
 
     Raises:
-        ValueError: a word is not in the toy vocabulary; the message lists the known words.
+        ValueError: as :func:`check_sentence`, before any work.
     """
     words = parse_sentence(
         sentence if isinstance(sentence, str) else " ".join(sentence)
     )
     check_keys(SECTIONS)
+
+    words = check_sentence(sentence)
     r = Results(sentence=words)
     v = versions()
     r.lines.append("# attention-workshop results.log")
@@ -107,17 +138,12 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
 def write(results: Results, out_dir: str | os.PathLike[str]) -> list[Path]:
     """Write results.log, the figures and their CSVs into ``out_dir``, all or nothing.
 
-    Files are first written to a temporary folder beside ``out_dir``, then moved in
-    one by one with atomic renames, so an error never leaves a half-written file.
+    The whole set appears at once (:func:`attention_workshop.build.atomic.write_all`): the
+    folder holds the previous run's files until the new ones replace them in one rename.
+
+    Raises:
+        attention_workshop.build.atomic.OutDirError: ``out_dir`` holds files this run does
+            not write (it is replaced as a whole), or a file stands in its way.
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     files = {"results.log": results.text, **results.figures, **results.tables}
-    written = []
-    with tempfile.TemporaryDirectory(dir=out, prefix=".tmp-") as tmp:
-        for name, text in files.items():
-            (Path(tmp) / name).write_text(text, encoding="utf-8", newline="\n")
-        for name in files:
-            os.replace(Path(tmp) / name, out / name)
-            written.append(out / name)
-    return written
+    return atomic.write_all(files, out_dir)

@@ -53,6 +53,11 @@ def draw(r: Results) -> None:
 
 
 _SALT = "attention-workshop"
+#: Up to this many words a heatmap prints every cell's value on it. Past it the cells shrink
+#: to fit the size of a heatmap of this many words and carry no text (too small to read; the
+#: CSV twin and the SVG's <desc> hold every number): the canvas, its memory and its text
+#: stop growing with the sentence.
+LABELLED_WORDS = 12
 
 
 def _pyplot() -> Any:
@@ -144,6 +149,9 @@ def heatmap_svg(
         cols: one label per column (who is looked at).
         title: the figure's title.
         masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
+
+    Past :data:`LABELLED_WORDS` rows or columns the cells shrink to a fixed canvas and
+    carry no labels; the ``<desc>`` still states every value.
     """
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(rows), len(cols)):
@@ -152,10 +160,14 @@ def heatmap_svg(
         )
     plt = _pyplot()
     T, S = weights.shape
-    fig, ax = plt.subplots(figsize=(1.1 * S + 1.6, 0.8 * T + 1.2))
+    # cells shrink past LABELLED_WORDS words: the figure's size stops growing
+    n = max(T, S, LABELLED_WORDS)
+    cell = LABELLED_WORDS / n
+    fig, ax = plt.subplots(figsize=(1.1 * S * cell + 1.6, 0.8 * T * cell + 1.2))
     ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
-    _label_cells(plt, ax, weights, masked)
-    ax.set_xticks(range(S), labels=list(cols))
+    if n == LABELLED_WORDS:
+        _label_cells(plt, ax, weights, masked)
+    ax.set_xticks(range(S), labels=list(cols), rotation=0 if cell == 1 else 90)
     ax.set_yticks(range(T), labels=list(rows))
     ax.xaxis.tick_top()
     ax.set_xlabel("looked at (key)")

@@ -11,11 +11,8 @@ on stderr and a non-zero exit, and nothing is written.
 from __future__ import annotations
 
 import argparse
-import os
-import shutil
 import sys
-import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
@@ -23,12 +20,12 @@ import numpy as np
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Heads, Sentence
 from ..trained import MissingModelError, load_minilm
-from . import fmt
+from . import atomic, fmt
 from .head_figures import SHORT
 from .real_heads_md import class_table
 from .real_heads_page import classes_csv, grid_figure
 
-__all__ = ["FILES", "files_for", "write_all", "main"]
+__all__ = ["FILES", "files_for", "main"]
 
 #: The files the command writes, in the order it lists them.
 FILES = ("heads.md", "heads.csv", "grid.svg")
@@ -60,40 +57,6 @@ def files_for(h: Heads) -> dict[str, str]:
     }
 
 
-def write_all(files: Mapping[str, str], out_dir: str | os.PathLike[str]) -> list[Path]:
-    """Write ``files`` into ``out_dir``: every file whole, or none (the one place this command writes).
-
-    The files are written into a temporary folder beside ``out_dir`` first. A new folder is
-    then renamed into place at once; into a folder that exists, each file is moved in with an
-    atomic rename. (Meant to become :func:`attention_workshop.build.atomic.write_all`.)
-    """
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise NotADirectoryError(f"{out} is a file, not a folder")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-    try:
-        for name, text in files.items():
-            (tmp / name).write_text(text, encoding="utf-8", newline="\n")
-        if out.exists():
-            for name in files:
-                os.replace(tmp / name, out / name)
-        else:
-            tmp.chmod(
-                0o777 & ~_umask()
-            )  # mkdtemp's folder is private; the new one is not
-            os.rename(tmp, out)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    return [out / name for name in files]
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
 def _parser() -> argparse.ArgumentParser:
     invoked = Path(sys.argv[0]).name
     parser = argparse.ArgumentParser(
@@ -119,14 +82,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sentence is None:
         parser.exit(2, 'error: give a sentence: --sentence "The bank of the river."\n')
     try:
+        atomic.check_out_dir(args.out, FILES)
+    except atomic.OutDirError as err:
+        parser.exit(2, f"error: --out {args.out}: {err}\n")
+    try:
         model = load_minilm(np.float64)
         out = model(args.sentence)
     except (MissingModelError, ModuleNotFoundError, ValueError) as err:
         parser.exit(2, f"error: {err}\n")
     h = rh.measure(Sentence("yours", args.sentence, "your sentence"), out)
     try:
-        written = write_all(files_for(h), args.out)
-    except OSError as err:
+        written = atomic.write_all(files_for(h), args.out)
+    except (atomic.OutDirError, OSError) as err:
         parser.exit(2, f"error: cannot write into {args.out}: {err.strerror or err}\n")
     for path in written:
         print(path)

@@ -1,0 +1,82 @@
+"""MkDocs hook: what a build publishes. No traceback, no path of the build machine; a marker at the end.
+
+- A page whose HTML shows a Python traceback or an absolute path of this machine (the project's
+  folder, the Python environment, the home folder) is a warning naming the page and what it
+  shows, so the strict build fails (after reporting every page, as markdown-exec's own snippet
+  errors do): a snippet that printed its own error, or ``__file__``, never reaches a reader.
+- When ``ATTENTION_WORKSHOP_BUILD_MARKER`` names a file, the build writes it as its very last
+  step. ``make site`` (``attention_workshop.build.publish``) and the tests' builds require it:
+  a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import os
+import re
+import sys
+import sysconfig
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mkdocs.plugins import event_priority
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+    from mkdocs.structure.pages import Page
+
+log = logging.getLogger("mkdocs.hooks.publish")
+MARKER = "ATTENTION_WORKSHOP_BUILD_MARKER"
+TRACEBACK = "Traceback (most recent call last)"
+_TAG = re.compile(r"<[^>]+>")
+# folders too general to be this machine's (a system Python's prefix)
+_GENERAL = {"/", "/usr", "/usr/local", "/opt"}
+
+
+def machine_paths(project: Path) -> list[str]:
+    """Absolute paths that belong to this build machine, longest first."""
+    paths = {
+        str(project.resolve()),
+        sys.prefix,
+        sys.exec_prefix,
+        sysconfig.get_paths()["purelib"],
+    }
+    home = Path.home()
+    if str(home) not in _GENERAL:
+        # "/root" alone is a word; "/root/" is the folder
+        paths.add(str(home) + os.sep)
+    return sorted((p for p in paths if p not in _GENERAL), key=len, reverse=True)
+
+
+def leaks(text: str, project: Path) -> list[str]:
+    """What ``text`` (a page's plain text) shows that a published page must not: a
+    traceback, a machine path."""
+    found = [TRACEBACK] if TRACEBACK in text else []
+    found += [p for p in machine_paths(project) if p in text]
+    return found
+
+
+@event_priority(-100)  # after the other hooks have changed the page
+def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
+    # highlighted code splits a traceback into spans: read the text, tags dropped
+    text = html.unescape(_TAG.sub("", output))
+    found = leaks(text, Path(config.config_file_path).parent)
+    if found:
+        at = text.index(found[0])
+        context = text[max(0, at - 60) : at + 120]
+        log.warning(
+            "docs/%s: the page shows %s, which a published page must not "
+            "(a snippet printing an error or a path?): ...%s...",
+            page.file.src_uri,
+            ", ".join(repr(f) for f in found),
+            context,
+        )
+    return output
+
+
+@event_priority(-1000)  # the very last step of a build
+def on_post_build(config: MkDocsConfig) -> None:
+    marker = os.environ.get(MARKER)
+    if marker:
+        Path(marker).write_text("the build reached its end\n", encoding="utf-8")

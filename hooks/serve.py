@@ -1,0 +1,88 @@
+"""MkDocs hook: ``mkdocs serve`` lasts. Memory stays level over rebuilds; every error shows every time.
+
+- Upstream caches that keep every old page alive are cleared when a build starts and again
+  when it ends (``mkdocs serve`` rebuilds in one process; without this it grows about 5 MB per
+  rebuild):
+  markdown-exec's ``_register_headings_processors`` (an unbounded cache keyed on each page's
+  Markdown instance, in ``markdown_exec/_internal/rendering.py``) and its per-fence tables
+  (``_code_blocks``, ``_sessions_globals``, ``_sessions_counter`` in
+  ``markdown_exec/_internal/formatters/python.py``, and the empty module each fence registers in
+  ``sys.modules``); griffe's ``_dataclass_parameters`` (keyed on every class mkdocstrings loaded,
+  ``griffe/_internal/extensions/dataclasses.py``); mkdocstrings-python's
+  ``_test_existing_template`` (keyed on each build's Jinja environment,
+  ``mkdocstrings_handlers/python/_internal/rendering.py``). tests/test_faults.py checks they
+  are empty after a build; ``python -m attention_workshop.build.serve_memory`` measures.
+- MkDocs hides a message it has logged once (``DuplicateFilter`` on ``mkdocs.commands.build``):
+  under ``serve`` the second time a hook fails the same way only "Aborted with a BuildError!"
+  showed. The filter forgets at each build start, so every rebuild says what is wrong.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.plugins import event_priority
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+# (module, attribute): functools caches, cleared with cache_clear()
+CACHED_FUNCTIONS = (
+    ("markdown_exec._internal.rendering", "_register_headings_processors"),
+    ("griffe._internal.extensions.dataclasses", "_dataclass_parameters"),
+    ("mkdocstrings_handlers.python._internal.rendering", "_test_existing_template"),
+)
+# (module, attribute): dicts, cleared with clear()
+CACHED_DICTS = (
+    ("markdown_exec._internal.formatters.python", "_code_blocks"),
+    ("markdown_exec._internal.formatters.python", "_sessions_globals"),
+    ("markdown_exec._internal.formatters.python", "_sessions_counter"),
+)
+# markdown-exec names each fence's module "_code_block_<id>_" (formatters/python.py)
+_FENCE_MODULE = "_code_block_"
+
+
+def _attribute(module: str, name: str) -> Any:
+    """``module.name``, or None when the module is not installed or no longer has it."""
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+
+
+def clear_caches() -> None:
+    """Forget what earlier builds left in the upstream caches (see the module's docstring)."""
+    for module, name in CACHED_FUNCTIONS:
+        cached = _attribute(module, name)
+        if cached is not None:
+            cached.cache_clear()
+    for module, name in CACHED_DICTS:
+        table = _attribute(module, name)
+        if table is not None:
+            table.clear()
+    for name in [m for m in sys.modules if m.startswith(_FENCE_MODULE)]:
+        del sys.modules[name]
+
+
+def _forget_logged_messages() -> None:
+    for f in logging.getLogger("mkdocs.commands.build").filters:
+        msgs = getattr(f, "msgs", None)
+        if type(f).__name__ == "DuplicateFilter" and isinstance(msgs, set):
+            msgs.clear()
+
+
+# the first thing a build does, before any plugin fills a cache again
+@event_priority(100)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    clear_caches()
+    _forget_logged_messages()
+    return config
+
+
+# after the plugins' own post-build steps: nothing reads these caches any more
+@event_priority(-100)
+def on_post_build(config: MkDocsConfig) -> None:
+    clear_caches()

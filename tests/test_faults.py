@@ -1,0 +1,573 @@
+"""Faults and hostile input (issue 11): nothing wrong can be published. One test per finding;
+each failed on the code before the fix.
+
+1. A snippet raising ``SystemExit`` (``main(["--help"])``) or ``KeyboardInterrupt`` ended the
+   build with exit 0 and an empty site, and killed ``mkdocs serve``:
+   :func:`test_a_snippet_raising_systemexit_or_keyboardinterrupt_fails_naming_page_fence_and_cause`,
+   :func:`test_a_build_that_vanishes_with_os_exit_is_caught`,
+   :func:`test_serve_stays_up_and_shows_every_error_every_time`.
+2. Unbounded sentence length (2 GB at 100 words, a label per heatmap cell):
+   :func:`test_the_cli_states_and_enforces_a_maximum_sentence_length_before_any_work`,
+   :func:`test_a_heatmap_past_the_readable_size_costs_no_more_per_word`. The CLI's peak memory
+   at the limit is a figure of ``make bench`` (``bench.cli_memory_at_limit``), never asserted.
+3. The experiment's write was atomic per file, not per run:
+   :func:`test_a_process_killed_at_any_step_of_the_write_leaves_the_old_set_or_the_new`,
+   :func:`test_a_write_that_fails_at_any_step_leaves_one_set_and_no_temporary_folder`,
+   :func:`test_when_one_file_cannot_be_written_the_previous_run_stays_whole`,
+   :func:`test_an_out_folder_with_other_files_is_refused_before_any_work`.
+4. A failed build left ``site/`` complete-with-the-failure, untouched or empty:
+   :func:`test_make_site_replaces_site_only_with_a_good_build`,
+   :func:`test_a_page_showing_a_traceback_or_a_machine_path_fails_the_build`; and
+   :func:`test_a_good_build_shows_no_traceback_and_no_machine_path` greps the session's build.
+5. Smaller:
+   - serve showed a repeated error once: :func:`test_serve_stays_up_and_shows_every_error_every_time`;
+   - serve grew ~5 MB per rebuild: :func:`test_upstream_caches_are_empty_after_a_build` (the
+     growth itself is measured by ``python -m attention_workshop.build.serve_memory``);
+   - ``captures/`` not watched: :func:`test_serve_watches_the_captures`;
+   - a saved exam whose ``answers`` is null broke the page: (fixed on main)
+     ``tests/test_browser_exam.py::test_unreadable_saved_progress_is_discarded_with_a_notice``
+     and ``tests/js/grading.test.mjs`` ("discarded: ...");
+   - two exam tabs overwrote each other: (fixed on main)
+     ``tests/test_browser_exam.py::test_two_tabs_keep_each_others_answers`` and
+     ``tests/js/grading.test.mjs`` ("two tabs: the later edit of each question wins ...");
+   - an empty sentence's error named ``embed``: :func:`test_an_empty_sentence_names_no_internal_function`;
+   - ``--out afile/sub`` refused only after the run: :func:`test_out_under_a_file_is_refused_before_any_work`;
+   - the explorer's word check used ``in`` (``constructor`` passed): (fixed on main)
+     ``tests/test_browser_inside.py::test_only_the_vocabularys_own_words_are_words`` and
+     ``tests/js/model.test.mjs`` ("names every object has are not words ...").
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attention_workshop.build import cli, experiment
+
+from .conftest import ROOT, build_site
+
+
+@pytest.fixture()
+def project_copy(tmp_path):
+    """A copy of the project (sources only) to break on purpose."""
+    dest = tmp_path / "project"
+    ignore = shutil.ignore_patterns(
+        ".venv", "site", ".git", "__pycache__", ".pytest_cache", ".hypothesis", ".tmp-*"
+    )
+    shutil.copytree(ROOT, dest, ignore=ignore)
+    return dest
+
+
+def add_fences(project: Path, page: str, fences: dict[str, str]) -> None:
+    """Append exec fences to ``docs/<page>``, each including its own snippet file."""
+    folder = project / "snippets" / "faults"
+    folder.mkdir(exist_ok=True)
+    text = ""
+    for fence, code in fences.items():
+        (folder / f"{fence}.py").write_text(code, encoding="utf-8")
+        text += f'\n```python exec="1" id="{fence}"\n--8<-- "faults/{fence}.py"\n```\n'
+    doc = project / "docs" / page
+    doc.write_text(doc.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+
+def project_env(project: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONHASHSEED": "0",
+        "ATEN_CPU_CAPABILITY": "default",
+        "SOURCE_DATE_EPOCH": "0",
+        "PYTHONPATH": str(project / "src"),
+    }
+
+
+@pytest.fixture()
+def session_run(monkeypatch, results):
+    """``cli.run`` answers with the session's run; records the sentences it was asked for."""
+    asked = []
+
+    def run(sentence):
+        asked.append(sentence)
+        return results
+
+    monkeypatch.setattr(cli, "run", run)
+    return asked
+
+
+def snapshot(folder: Path) -> dict[str, str] | None:
+    """Every entry of ``folder`` with its text (None if the folder is missing)."""
+    if not folder.exists():
+        return None
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.iterdir())}
+
+
+def temporaries(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if p.name.startswith(".tmp-"))
+
+
+# ---------------------------------------------------------------- 1. snippets that end the build
+
+
+@pytest.mark.site
+def test_a_snippet_raising_systemexit_or_keyboardinterrupt_fails_naming_page_fence_and_cause(
+    project_copy, tmp_path
+):
+    add_fences(
+        project_copy,
+        "module-1.md",
+        {
+            "m1-help": "from attention_workshop.build.cli import main\nmain(['--help'])\n",
+            "m1-exit": "import sys\nsys.exit(3)\n",
+            "m1-interrupt": "raise KeyboardInterrupt\n",
+        },
+    )
+    proc = build_site(tmp_path / "out", project=project_copy, check=False)
+    said = proc.stdout + proc.stderr
+    assert proc.returncode != 0, said[-3000:]
+    for fence, cause in [
+        ("m1-help", "SystemExit(0)"),
+        ("m1-exit", "SystemExit(3)"),
+        ("m1-interrupt", "KeyboardInterrupt()"),
+    ]:
+        # one log record per block: "WARNING -  docs/module-1.md: ... 'fence' ..." to the next record
+        reports = [
+            r
+            for r in re.split(r"(?m)^(?=(?:INFO|WARNING|ERROR)\b)", said)
+            if f"'{fence}'" in r
+        ]
+        assert reports, f"{fence} not reported: {said[-3000:]}"
+        assert reports[0].startswith("WARNING -  docs/module-1.md: "), reports[0]
+        assert cause in reports[0], reports[0]
+
+
+@pytest.mark.site
+def test_a_build_that_vanishes_with_os_exit_is_caught(project_copy, tmp_path):
+    """``os._exit(0)`` ends the process at once with exit 0: no hook can report it, so the
+    suite's builds (and ``make site``) require the completion marker a build writes last."""
+    add_fences(project_copy, "module-1.md", {"m1-vanish": "import os\nos._exit(0)\n"})
+    with pytest.raises(AssertionError, match="without reaching its end"):
+        build_site(tmp_path / "out", project=project_copy)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(log: Path, pattern: str, count: int, proc: subprocess.Popen) -> None:
+    """Until ``pattern`` has appeared ``count`` times in the log (a deadline, not a timing)."""
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        text = log.read_text(encoding="utf-8", errors="replace")
+        if len(re.findall(pattern, text)) >= count:
+            return
+        if proc.poll() is not None:
+            raise AssertionError(
+                f"mkdocs serve ended (exit {proc.returncode}):\n{text[-3000:]}"
+            )
+        time.sleep(0.5)
+    raise AssertionError(f"no {count} x {pattern!r} in the log:\n{text[-3000:]}")
+
+
+@pytest.mark.site
+def test_serve_stays_up_and_shows_every_error_every_time(project_copy, tmp_path):
+    """A snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
+    per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!"."""
+    log = tmp_path / "serve.log"
+    port = _free_port()
+    cmd = [sys.executable, "-m", "mkdocs", "serve", "--strict"]
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(
+            [*cmd, "--dev-addr", f"127.0.0.1:{port}"],
+            cwd=project_copy,
+            env=project_env(project_copy),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        _wait_for(log, r"Serving on", 1, proc)
+        add_fences(
+            project_copy, "module-1.md", {"m1-exit": "import sys\nsys.exit(3)\n"}
+        )
+        page = project_copy / "docs" / "module-3.md"
+        page.write_text(page.read_text() + "\n{{ nope.value }}\n", encoding="utf-8")
+        for n in (1, 2):
+            if n == 2:  # the same edit again
+                page.write_text(page.read_text() + "\n", encoding="utf-8")
+            _wait_for(log, r"An error happened during the rebuild", n, proc)
+            text = log.read_text(encoding="utf-8")
+            assert len(re.findall(r"docs/module-1\.md: .*'m1-exit'", text)) == n
+            assert text.count("SystemExit(3)") >= n
+            assert len(re.findall(r"ERROR.*nope\.value", text)) == n, text[-3000:]
+        assert proc.poll() is None, "mkdocs serve ended"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+
+# ---------------------------------------------------------------- 2. bounded input
+
+
+def test_the_cli_states_and_enforces_a_maximum_sentence_length_before_any_work(
+    session_run, tmp_path, capsys
+):
+    from attention_workshop.build.experiment import MAX_WORDS
+
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    assert f"at most {MAX_WORDS}" in " ".join(capsys.readouterr().out.split())
+    out = tmp_path / "out"
+    too_long = " ".join(["bank"] * (MAX_WORDS + 1))
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--out", str(out), "--sentence", too_long])
+    said = capsys.readouterr().err
+    assert stop.value.code == 2 and f"{MAX_WORDS + 1} words" in said
+    assert f"at most {MAX_WORDS}" in said and "Traceback" not in said
+    assert session_run == [] and not out.exists(), "work was done"
+    with pytest.raises(ValueError, match=f"at most {MAX_WORDS}"):
+        experiment.run(too_long)
+    at_limit = " ".join(["bank"] * MAX_WORDS)
+    assert cli.main(["--out", str(out), "--sentence", at_limit]) == 0
+    assert session_run == [at_limit]
+
+
+def _heatmap(T: int) -> str:
+    from attention_workshop.build.figures import heatmap_svg
+
+    words = [f"w{i}" for i in range(T)]
+    weights = np.random.default_rng(T).dirichlet(np.ones(T), size=T)  # rows sum to 1
+    return heatmap_svg(weights, words, words, f"{T} words")
+
+
+def test_a_heatmap_past_the_readable_size_costs_no_more_per_word():
+    """Old heatmaps printed every cell (1,024 labels at 32 words) on a canvas that grew with
+    the sentence: 2 GB and a 6 MB SVG at 100 words."""
+    from attention_workshop.build.experiment import MAX_WORDS
+
+    sizes = {}
+    for T in (16, MAX_WORDS):
+        svg = _heatmap(T)
+        # ticks (2 per word), title, axis labels: no text per cell
+        assert svg.count("<text") <= 2 * T + 10, f"{T} words: a label per cell"
+        sizes[T] = re.search(r'<svg[^>]*width="([\d.]+)pt" height="([\d.]+)pt"', svg)[0]
+        desc = html.unescape(re.search(r"<desc>(.*)</desc>", svg, re.S)[1])
+        assert len(re.findall(r"\d\.\d{3}", desc)) == T * T, (
+            "every number stays in <desc>"
+        )
+    # past the readable size the canvas no longer grows
+    w16, h16 = map(float, re.findall(r'"([\d.]+)pt"', sizes[16]))
+    w, h = map(float, re.findall(r'"([\d.]+)pt"', sizes[MAX_WORDS]))
+    assert w <= 1.2 * w16 and h <= 1.2 * h16, (sizes[16], sizes[MAX_WORDS])
+
+
+def test_an_empty_sentence_names_no_internal_function(session_run, tmp_path, capsys):
+    for sentence in ("", "   "):
+        with pytest.raises(SystemExit) as stop:
+            cli.main(["--out", str(tmp_path / "out"), "--sentence", sentence])
+        said = capsys.readouterr().err
+        assert stop.value.code == 2 and "the sentence is empty" in said
+        assert "embed" not in said and "river" in said, said
+    assert session_run == []
+
+
+def test_out_under_a_file_is_refused_before_any_work(session_run, tmp_path, capsys):
+    (tmp_path / "afile").write_text("keep me\n", encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--out", str(tmp_path / "afile" / "sub")])
+    said = capsys.readouterr().err
+    assert stop.value.code == 2 and f"{tmp_path / 'afile'} is a file" in said
+    assert session_run == [], "the experiment ran before the folder was checked"
+    assert (tmp_path / "afile").read_text(encoding="utf-8") == "keep me\n"
+
+
+# ---------------------------------------------------------------- 3. all-or-nothing output
+
+KILL = """
+import json, os, sys
+from attention_workshop.build import atomic
+out, step, exchange, names = sys.argv[1], sys.argv[2], sys.argv[3] == "1", json.loads(sys.argv[4])
+atomic._use_exchange = exchange
+atomic.after_step = lambda done: os._exit(9) if done == step else None
+atomic.write_all({n: f"new {n}\\n" for n in names}, out)
+"""
+
+
+def _steps(tmp_path: Path, files: dict[str, str], monkeypatch) -> list[str]:
+    """The steps of a write that replaces an earlier set, in order."""
+    from attention_workshop.build import atomic
+
+    rehearsal = tmp_path / "rehearsal"
+    atomic.write_all(files, rehearsal)
+    steps: list[str] = []
+    monkeypatch.setattr(atomic, "after_step", steps.append)
+    atomic.write_all(files, rehearsal)
+    monkeypatch.setattr(atomic, "after_step", lambda step: None)
+    shutil.rmtree(rehearsal)
+    return steps
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
+def test_a_process_killed_at_any_step_of_the_write_leaves_the_old_set_or_the_new(
+    results, tmp_path, monkeypatch, exchange
+):
+    from attention_workshop.build import atomic
+
+    monkeypatch.setattr(atomic, "_use_exchange", exchange)
+    names = ["results.log", *results.figures, *results.tables]
+    old = {n: f"old {n}\n" for n in names}
+    new = {n: f"new {n}\n" for n in names}
+    steps = _steps(tmp_path, old, monkeypatch)
+    assert len(steps) >= len(names) + 4 and "wrote results.log" in steps
+    out = tmp_path / "out"
+    for step in steps:
+        atomic.write_all(old, out)  # also removes what the last killed write left
+        assert temporaries(tmp_path) == []
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                KILL,
+                str(out),
+                step,
+                str(int(exchange)),
+                json.dumps(names),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 9, f"{step}: {proc.stderr}"
+        if not out.exists():
+            # two renames, killed between them: the next write first puts the old set back
+            assert not exchange and step == "moved the previous set aside", step
+            with pytest.raises(RuntimeError):
+                monkeypatch.setattr(atomic, "after_step", _raise_at("cleaned"))
+                atomic.write_all(new, out)
+            monkeypatch.setattr(atomic, "after_step", lambda step: None)
+        assert snapshot(out) in (old, new), f"killed after {step!r}: a mix"
+
+
+def _raise_at(step: str):
+    def fail(done: str) -> None:
+        if done == step:
+            raise RuntimeError(f"failed after {done}")
+
+    return fail
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
+def test_a_write_that_fails_at_any_step_leaves_one_set_and_no_temporary_folder(
+    results, tmp_path, monkeypatch, exchange
+):
+    from attention_workshop.build import atomic
+
+    monkeypatch.setattr(atomic, "_use_exchange", exchange)
+    names = ["results.log", *results.figures, *results.tables]
+    old = {n: f"old {n}\n" for n in names}
+    new = {n: f"new {n}\n" for n in names}
+    out = tmp_path / "out"
+    for step in _steps(tmp_path, old, monkeypatch):
+        atomic.write_all(old, out)
+        monkeypatch.setattr(atomic, "after_step", _raise_at(step))
+        with pytest.raises(RuntimeError):
+            atomic.write_all(new, out)
+        monkeypatch.setattr(atomic, "after_step", lambda step: None)
+        assert snapshot(out) in (old, new), f"failed after {step!r}: a mix"
+        assert temporaries(tmp_path) == [], f"failed after {step!r}"
+
+
+def test_when_one_file_cannot_be_written_the_previous_run_stays_whole(
+    results, results_other, tmp_path
+):
+    """One of the seven files cannot be written (a folder has its name): before, results.log
+    was already the new run's when the error came."""
+    out = tmp_path / "out"
+    experiment.write(results_other, out)
+    (out / "wired-weights.svg").unlink()
+    (out / "wired-weights.svg").mkdir()
+    before = {
+        p.name: p.is_dir() or p.read_text(encoding="utf-8") for p in out.iterdir()
+    }
+    with pytest.raises((ValueError, OSError)):
+        experiment.write(results, out)
+    after = {p.name: p.is_dir() or p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert after == before
+    assert temporaries(out) == [] and temporaries(tmp_path) == []
+
+
+def test_an_out_folder_with_other_files_is_refused_before_any_work(
+    session_run, tmp_path, monkeypatch, capsys
+):
+    """``--out .`` in a repository would have replaced it; now the folder must be new, empty,
+    or one an earlier run wrote."""
+    (tmp_path / "README.md").write_text("my project\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--out", "."])
+    assert stop.value.code == 2 and "holds other files" in capsys.readouterr().err
+    assert session_run == [] and snapshot(tmp_path) == {"README.md": "my project\n"}
+    # a folder of an earlier run, with one file the run does not write: refused at the write
+    from attention_workshop.build import atomic
+
+    (tmp_path / "results.log").write_text("an earlier run\n", encoding="utf-8")
+    with pytest.raises(atomic.OutDirError, match=r"README\.md"):
+        atomic.write_all({"results.log": "new\n"}, tmp_path)
+    assert snapshot(tmp_path) == {
+        "README.md": "my project\n",
+        "results.log": "an earlier run\n",
+    }
+
+
+# ---------------------------------------------------------------- 4. what a build publishes
+
+
+def _publish(project: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "attention_workshop.build.publish", "site"],
+        cwd=project,
+        env=project_env(project),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+@pytest.mark.site
+def test_make_site_replaces_site_only_with_a_good_build(project_copy):
+    assert "-m attention_workshop.build.publish site" in (ROOT / "Makefile").read_text()
+    site = project_copy / "site"
+    site.mkdir()
+    (site / "index.html").write_text("the last good build\n", encoding="utf-8")
+    page = project_copy / "docs" / "module-1.md"
+    clean = page.read_text(encoding="utf-8")
+    for fence, code, says in [
+        (
+            "m1-raises",
+            "raise RuntimeError('deliberately broken')\n",
+            "strict build failed",
+        ),
+        ("m1-vanish", "import os\nos._exit(0)\n", "stopped before its end"),
+    ]:
+        page.write_text(clean, encoding="utf-8")
+        add_fences(project_copy, "module-1.md", {fence: code})
+        proc = _publish(project_copy)
+        assert proc.returncode != 0 and says in proc.stderr, proc.stderr[-3000:]
+        assert snapshot(site) == {"index.html": "the last good build\n"}, fence
+        assert temporaries(project_copy) == [], fence
+    page.write_text(clean, encoding="utf-8")
+    proc = _publish(project_copy)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Attention Workshop" in (site / "index.html").read_text(encoding="utf-8")
+    assert (site / "module-1" / "index.html").is_file()
+    assert temporaries(project_copy) == []
+
+
+@pytest.mark.site
+def test_a_page_showing_a_traceback_or_a_machine_path_fails_the_build(
+    project_copy, tmp_path
+):
+    add_fences(
+        project_copy,
+        "module-2.md",
+        {
+            "m2-own-traceback": "import traceback\ntry:\n    1 / 0\n"
+            "except ZeroDivisionError:\n    print('```\\n' + traceback.format_exc() + '```')\n",
+            "m2-a-path": "from pathlib import Path\nprint(Path.cwd())\n",
+        },
+    )
+    proc = build_site(tmp_path / "out", project=project_copy, check=False)
+    said = proc.stdout + proc.stderr
+    assert proc.returncode != 0, said[-3000:]
+    shown = re.findall(r"docs/module-2\.md: the page shows (.*?), which", said)
+    assert shown and "Traceback (most recent call last)" in shown[0], said[-3000:]
+    assert str(project_copy) in shown[0]
+
+
+def machine_paths() -> list[str]:
+    """This machine's folders (the checkout, the Python environment, home), as the hook lists them."""
+    paths = {str(ROOT), sys.prefix, str(Path(sys.executable).parent)}
+    home = str(Path.home())
+    if home not in ("/", ""):
+        paths.add(home + "/")
+    return sorted(paths)
+
+
+@pytest.mark.site
+def test_a_good_build_shows_no_traceback_and_no_machine_path(built_site):
+    problems = []
+    for path in sorted(built_site.rglob("*")):
+        if path.suffix not in (
+            ".html",
+            ".json",
+            ".xml",
+            ".txt",
+            ".log",
+            ".csv",
+            ".svg",
+        ):
+            continue
+        raw = path.read_text(encoding="utf-8", errors="replace")
+        text = html.unescape(re.sub(r"<[^>]+>", "", raw))
+        for needle in ["Traceback (most recent call last)", *machine_paths()]:
+            if needle in raw or needle in text:
+                problems.append(f"{path.relative_to(built_site)}: {needle}")
+    assert problems == []
+
+
+# ---------------------------------------------------------------- 5. serve that lasts
+
+CACHES = """
+import json, sys
+from mkdocs.commands.build import build
+from mkdocs.config import load_config
+for _ in range(2):
+    cfg = load_config(sys.argv[1], site_dir=sys.argv[2], strict=True)
+    cfg.plugins.on_startup(command="serve", dirty=False)
+    build(cfg, serve_url="http://127.0.0.1:8000/")
+from griffe._internal.extensions import dataclasses as griffe_dataclasses
+from markdown_exec._internal import rendering
+from markdown_exec._internal.formatters import python as fences
+from mkdocstrings_handlers.python._internal import rendering as templates
+print(json.dumps({
+    "markdown-exec headings": rendering._register_headings_processors.cache_info().currsize,
+    "markdown-exec fences": len(fences._code_blocks) + len(fences._sessions_globals),
+    "markdown-exec fence modules": sum(m.startswith("_code_block_") for m in sys.modules),
+    "griffe dataclasses": griffe_dataclasses._dataclass_parameters.cache_info().currsize,
+    "mkdocstrings templates": templates._test_existing_template.cache_info().currsize,
+}))
+"""
+
+
+@pytest.mark.site
+def test_upstream_caches_are_empty_after_a_build(tmp_path):
+    """Each kept every page of every earlier build alive: ~5 MB per ``mkdocs serve`` rebuild."""
+    proc = subprocess.run(
+        [sys.executable, "-c", CACHES, str(ROOT / "mkdocs.yml"), str(tmp_path / "out")],
+        cwd=ROOT,
+        env=project_env(ROOT),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    sizes = json.loads(proc.stdout.splitlines()[-1])
+    assert sizes == dict.fromkeys(sizes, 0)
+
+
+def test_serve_watches_the_captures():
+    from mkdocs.config import load_config
+
+    cfg = load_config(str(ROOT / "mkdocs.yml"))
+    assert str(ROOT / "captures") in [str(Path(w)) for w in cfg.watch]
