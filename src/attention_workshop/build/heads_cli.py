@@ -93,7 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     h = rh.measure(Sentence("yours", args.sentence, "your sentence"), out)
     try:
         written = atomic.write_all(files_for(h), args.out)
-    except (atomic.OutDirError, OSError) as err:
+    except atomic.OutDirError as err:
+        parser.exit(2, f"error: --out {args.out}: {err}\n")
+    except OSError as err:
         parser.exit(2, f"error: cannot write into {args.out}: {err.strerror or err}\n")
     for path in written:
         print(path)
