@@ -265,7 +265,7 @@ def test_static_code_aligns_the_comments_and_lets_them_wrap():
     import html
 
     text = inside_page.static_code()
-    assert text.startswith('<pre class="ins-code ins-code--static" tabindex="0"><code>')
+    assert text.startswith('<pre class="ins-code-static" tabindex="0"><code>')
     assert text.endswith("</code></pre>\n")
     lines = re.findall(r'<span class="ins-line">(.*?)\n</span>', text)
     plain = [html.unescape(re.sub(r"<[^>]+>", "", ln)) for ln in lines]

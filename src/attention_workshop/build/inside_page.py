@@ -241,10 +241,7 @@ def static_code(T: int = len(WORDS), cfg: GPT2Config = TOY) -> str:
         + "\n</span>"
         for ln in lines
     )
-    return (
-        '<pre class="ins-code ins-code--static" tabindex="0">'
-        f"<code>{body}</code></pre>\n"
-    )
+    return f'<pre class="ins-code-static" tabindex="0"><code>{body}</code></pre>\n'
 
 
 def sizes_table() -> str:
