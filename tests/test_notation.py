@@ -153,7 +153,7 @@ def test_hover_definitions():
     )
     assert all(line.startswith("*[") for line in abbr.splitlines())
     titles = notation.symbol_titles()
-    assert titles["W_Q"].startswith("W Q, the query matrix: ")
+    assert titles["W_Q"].startswith("W Q, the query matrix. Turns a word's row")
     assert set(titles) == {e.tex for e in notation.entries() if e.tex}
 
 
@@ -167,3 +167,25 @@ def test_the_table_lists_every_entry_with_its_page():
         "| *softmax* |" in table
         and "[Inside the model](inside-the-model.md#scale)" in table
     )
+
+
+@pytest.mark.site
+def test_the_pages_carry_the_hover_definitions(built_site):
+    """A formula that is one symbol, and a term in the prose, show their meaning on hover."""
+    import html
+
+    m2 = (built_site / "module-2" / "index.html").read_text(encoding="utf-8")
+    titles = notation.symbol_titles()
+    symbols = re.findall(
+        r'<abbr class="workshop-symbol" title="([^"]+)"><span class="math">.*?'
+        r'<code class="workshop-tex" hidden>(.*?)</code></span></abbr>',
+        m2,
+        re.S,
+    )
+    assert symbols, "no symbol on Module 2 carries its definition"
+    for title, tex in symbols:
+        assert html.unescape(title) == titles[html.unescape(tex)], tex
+    assert {"W_Q", "W_K", "d_k"} <= {html.unescape(t) for _, t in symbols}
+    m0 = (built_site / "module-0" / "index.html").read_text(encoding="utf-8")
+    meaning = next(e.meaning for e in notation.entries() if e.term == "softmax")
+    assert f'<abbr title="{html.escape(meaning)}">softmax</abbr>' in m0

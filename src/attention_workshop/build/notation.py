@@ -182,5 +182,5 @@ def abbreviations() -> str:
 
 
 def symbol_titles() -> dict[str, str]:
-    """Each symbol's hover definition, by its TeX: ``{"W_Q": "W Q, the query matrix: Turns ..."}``."""
-    return {e.tex: f"{e.name}: {e.meaning}" for e in entries() if e.tex}
+    """Each symbol's hover definition, by its TeX: ``{"W_Q": "W Q, the query matrix. Turns ..."}``."""
+    return {e.tex: f"{e.name}. {e.meaning}" for e in entries() if e.tex}
