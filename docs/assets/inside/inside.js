@@ -161,11 +161,10 @@ class Explorer {
       case "scale": return [this.grid(r.scaled[hd], L, `Q·Kᵀ / √${t.head_size} (${hn})`, "scaled", own, own)];
       case "causal-mask": return [this.grid(r.masked[hd], L, `masked scores (${hn})`, "masked", own, own)];
       case "softmax": return [this.grid(r.weights[hd], L, `attention weights A (${hn}); every row sums to 1`, "weights", own, own)];
-      case "weighted-sum": return [this.grid(r.heads[hd], qk, `A·V (${hn}): this head's output; each row's colour blends the tokens it draws from`,
-        "heads", outputColours(palette, r.weights, hd))];
+      case "weighted-sum": return [this.grid(r.heads[hd], qk, `A·V (${hn}): this head's output`, "heads", outputColours(palette, r.weights, hd))];
       default: {
         const both = outputColours(palette, r.weights, null);
-        return [this.grid(r.concat, cat, "both heads side by side; each row's colour blends what both heads drew from", "concat", both),
+        return [this.grid(r.concat, cat, "both heads side by side", "concat", both),
           this.grid(r.y, all, "y = concat · W_O + b", "y", both)];
       }
     }
