@@ -9,6 +9,6 @@ for name, words in (
         figure(
             name,
             "Heatmap of the weights of attention with nothing learned.",
-            f'The weights on "the {words} bank". Each row is a word looking; darker is more weight.',
+            f'The weights on "the {words} bank". Each row is a word looking; the stronger the colour, the more weight.',
         )
     )

@@ -4,6 +4,6 @@ print(
     figure(
         "wired-weights.svg",
         "Heatmap of the wired head's attention weights without a mask; the table below gives every value.",
-        "The wired head's weights, no mask. Darker means more weight; every cell also prints its value.",
+        "The wired head's weights, no mask. The stronger the colour, the more weight; every cell also prints its value.",
     )
 )
