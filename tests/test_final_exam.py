@@ -288,6 +288,27 @@ def test_order_blindness():
     )
 
 
+@pytest.mark.parametrize(
+    ("rev", "pattern"),
+    [
+        (lambda f: f[::-1], "reversed"),
+        (lambda f: f, "same-order"),
+        (lambda f: np.vstack([f[::-1][:-1], f[::-1][-1:] + 0.1]), "all-change"),
+        (lambda f: np.vstack([f[::-1][:1] + 0.1, f[::-1][1:]]), "last-moves"),
+    ],
+    ids=["reversed", "same-order", "first-row-changes", "last-word-changes"],
+)
+def test_order_pattern_names_every_outcome(rev, pattern):
+    """The order question has an option for each thing reversing could do to the rows."""
+    fwd = np.arange(12, dtype=float).reshape(3, 4)  # three different rows
+    order = dataclasses.replace(RESULTS[module_3.ORDER], out_fwd=fwd, out_rev=rev(fwd))
+    assert final_exam_answers.order_pattern(order) == pattern
+    same_rows = dataclasses.replace(
+        order, out_fwd=np.ones((3, 4)), out_rev=np.ones((3, 4))
+    )
+    assert final_exam_answers.order_pattern(same_rows) is None
+
+
 def test_gpt2_counts():
     assert QS["per-head"].answer == 3 * 768 * 64 == 147_456
     assert QS["per-head"].display == "147,456"
