@@ -70,6 +70,13 @@ def handtyped() -> ModuleType:
     return module
 
 
+def notation() -> ModuleType:
+    """The site's one notation: ``attention_workshop.build.notation`` (``check``, ``abbreviations``...)."""
+    import attention_workshop.build.notation as module
+
+    return module
+
+
 def check_sizes() -> Callable[..., list[tuple[str, int]]]:
     """``check_sizes(text, name)``: the GPT-2 sizes a diagram's text states; ``ValueError`` if one is wrong."""
     from attention_workshop.build.diagrams import check_sizes as check

@@ -111,7 +111,7 @@ def on_page_markdown(
             " ",
             body,
         )
-        words = re.sub(r"d_ ?model", "d_model", words)
+        words = re.sub(r"d_\s*(?:text\s*)?model", "d_model", words)
         # names such as GPT-2, not sizes
         words = re.sub(r"\b[A-Za-z]+-\d+\b", " ", words)
         _check(words, f"docs/{page.file.src_uri}: the figure of a diagram")
@@ -125,8 +125,16 @@ def on_page_markdown(
     return markdown
 
 
+# The first shape of each drawn diagram is its background (white, or the dark theme's own colour).
+_D2_BACKGROUND = re.compile(
+    r'(<svg class="d2-[\w-]+ d2-svg"[^>]*>)<rect class=" fill-N7" fill="#[0-9A-Fa-f]{6}"'
+)
+
+
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    """Replace the plugin's random ``d2-<uuid4>`` classes with ``d2-<page>-<n>``, in order of appearance."""
+    """Replace the plugin's random ``d2-<uuid4>`` classes with ``d2-<page>-<n>``, in order of appearance,
+    and make each diagram's background transparent: it takes the page's own colour, in either scheme."""
+    output = _D2_BACKGROUND.sub(r'\1<rect class="d2-background" fill="none"', output)
     names: dict[str, str] = {}
     slug = (
         re.sub(r"[^a-z0-9]+", "-", page.file.src_uri.lower().removesuffix(".md")).strip(

@@ -638,3 +638,88 @@ def test_only_the_vocabularys_own_words_are_words(page_and_log, site_url, name):
     assert words(page) == list(inside.WORDS), f"{name!r} was taken as a word"
     assert (exact(page, "y") == before).all()
     clean(log)
+
+
+def _rgb(css: str) -> list[int]:
+    return [int(v) for v in css[css.index("(") + 1 : css.index(")")].split(",")[:3]]
+
+
+def _blend(weights) -> list[float]:
+    """The tokens' colours averaged by ``weights``, worked out here (not by model.js)."""
+    palette = [
+        [int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in inside_page.TOKEN_COLOURS
+    ]
+    return list(np.array(weights) @ np.array(palette[: len(weights)]))
+
+
+def test_token_colours_show_where_information_moved(page_and_log, site_url):
+    """Each token has the data's colour; each output row of the weighted sum shows the blend of the
+    tokens' colours by its weights (the first row, which sees only itself, keeps its own)."""
+    page, log = page_and_log
+    open_page(page, site_url, "#step=6")
+    own = page.eval_on_selector_all(
+        ".ins-words .ins-swatch",
+        "ss => ss.map(s => getComputedStyle(s).backgroundColor)",
+    )
+    assert [_rgb(c) for c in own] == [
+        [int(c[i : i + 2], 16) for i in (1, 3, 5)]
+        for c in inside_page.TOKEN_COLOURS[: len(inside.WORDS)]
+    ]
+    rows = page.eval_on_selector_all(
+        '.ins-grids table[data-name="heads"] .ins-rowbtn .ins-swatch',
+        "ss => ss.map(s => getComputedStyle(s).backgroundColor)",
+    )
+    weights = inside.compute().weights[0]  # head 1
+    for i, css in enumerate(rows):
+        np.testing.assert_allclose(
+            _rgb(css), _blend(weights[i]), atol=0.5 + 1e-9, err_msg=f"row {i + 1}"
+        )
+    assert rows[0] == own[0], "the first token draws only from itself"
+    # the breakdown's sum row carries the selected row's blend
+    page.click('.ins-grids .ins-rowbtn[data-row="3"]')
+    total = page.eval_on_selector(
+        ".ins-breakdown .ins-sum .ins-swatch",
+        "s => getComputedStyle(s).backgroundColor",
+    )
+    np.testing.assert_allclose(_rgb(total), _blend(weights[3]), atol=0.5 + 1e-9)
+    clean(log)
+
+
+def test_gpt2_scale_draws_the_matrices_and_the_flops(page_and_log, site_url):
+    """At GPT-2 scale the explorer shows the matrices to scale and the FLOPs per step (the page's own
+    figures, in the page's scheme), not two sentences saying they are too many to draw."""
+    page, log = page_and_log
+    open_page(page, site_url, "#step=1")
+    page.click('.ins-scale[data-scale="gpt2"]')
+    box = page.locator(".ins-gpt2")
+    shown = box.locator("img:visible").evaluate_all(
+        "is => is.map(i => i.getAttribute('src'))"
+    )
+    assert [s.rsplit("/", 1)[-1] for s in shown] == [
+        "gpt2-blocks.svg#only-light",
+        "gpt2-flops.svg#only-light",
+    ]
+    assert "too many to draw" not in box.inner_text()
+    page.click('.ins-stepbtn[data-step="2"]')  # re-drawn: still one copy of each
+    assert box.locator("figure").count() == 2
+    clean(log)
+
+
+def test_the_static_steps_wait_for_readers_without_javascript(browser, site_url):
+    """With the explorer running, the static copy of every matrix is hidden (it was about 10,500 px
+    of page); without JavaScript all seven steps are there, thousands of pixels of them."""
+    static = {}
+    for js in (True, False):
+        context = browser.new_context(
+            java_script_enabled=js, viewport={"width": 1280, "height": 900}
+        )
+        page = context.new_page()
+        page.goto(site_url + PAGE, wait_until="networkidle")
+        if js:
+            page.wait_for_selector("#inside-explorer[data-ready]", state="attached")
+        static[js] = page.eval_on_selector_all(
+            ".ins-static", "ss => ss.map(s => s.getBoundingClientRect().height)"
+        )
+        context.close()
+    assert static[True] == [0] * 7, "the static steps show beside the explorer"
+    assert len(static[False]) == 7 and sum(static[False]) > 3000, static[False]

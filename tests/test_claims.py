@@ -81,7 +81,7 @@ def test_verify_names_every_false_claim_with_its_sentence(results, monkeypatch):
     msg = str(err.value)
     assert msg.startswith("2 claim(s) the pages make are no longer true")
     assert (
-        "  - price.per_head: one GPT-2 head holds 147,456 numbers in W_q, W_k, W_v"
+        "  - price.per_head: one GPT-2 head holds 147,456 numbers in W_Q, W_K, W_V"
         in msg
     )
     assert "  - order.blind: bank's output is the same in the reversed sentence" in msg

@@ -173,19 +173,19 @@ def test_sdpa_shape_errors_name_both_shapes():
 def test_attention_matches_torch(causal):
     rng = np.random.default_rng(7)
     X = rng.standard_normal((6, 4))
-    W_q, W_k, W_v = (
+    W_Q, W_K, W_V = (
         rng.standard_normal((4, 3)),
         rng.standard_normal((4, 3)),
         rng.standard_normal((4, 5)),
     )
     tX = torch.from_numpy(X)
     expected = F.scaled_dot_product_attention(
-        tX @ torch.from_numpy(W_q),
-        tX @ torch.from_numpy(W_k),
-        tX @ torch.from_numpy(W_v),
+        tX @ torch.from_numpy(W_Q),
+        tX @ torch.from_numpy(W_K),
+        tX @ torch.from_numpy(W_V),
         is_causal=causal,
     ).numpy()
-    out, w = attention(X, W_q, W_k, W_v, causal=causal)
+    out, w = attention(X, W_Q, W_K, W_V, causal=causal)
     np.testing.assert_allclose(out, expected, rtol=0, atol=1e-14)
     assert out.shape == (6, 5) and w.shape == (6, 6)
 
@@ -194,7 +194,7 @@ def test_attention_shape_errors():
     X = np.ones((3, 4))
     with pytest.raises(ValueError, match=r"\(3, 4\).*\(5, 2\)"):
         attention(X, np.ones((5, 2)), np.ones((4, 2)), np.ones((4, 2)))
-    with pytest.raises(ValueError, match=r"W_q \(4, 2\), W_k \(4, 3\)"):
+    with pytest.raises(ValueError, match=r"W_Q \(4, 2\), W_K \(4, 3\)"):
         attention(X, np.ones((4, 2)), np.ones((4, 3)), np.ones((4, 2)))
     with pytest.raises(
         ValueError, match=r"X must have shape \(T, d_model\), got shape \(4,\)"
@@ -416,13 +416,13 @@ def test_empty_inputs_get_a_clear_error(call, words):
             lambda: attention(
                 np.ones((3, 4)), np.ones((4, 0)), np.ones((4, 0)), np.ones((4, 2))
             ),
-            r"W_q .*\(4, 0\)",
+            r"W_Q .*\(4, 0\)",
         ),
         (
             lambda: attention(
                 np.ones((3, 4)), np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 0))
             ),
-            r"W_v .*\(4, 0\)",
+            r"W_V .*\(4, 0\)",
         ),
         (lambda: softmax(np.ones(3), axis=None), "axis must be a whole number"),
         (lambda: softmax(np.ones(3), axis=0.0), "axis must be a whole number"),

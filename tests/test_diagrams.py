@@ -21,11 +21,27 @@ ROOT = Path(__file__).resolve().parent.parent
 DIAGRAMS = ROOT / "docs" / "diagrams"
 
 
-def test_both_seed_diagrams_exist():
+def test_the_seeds_diagrams_and_the_pages_own_exist():
     assert sorted(p.name for p in DIAGRAMS.glob("*.d2")) == [
+        "experiment.d2",
+        "layers.d2",
         "llm-stack.d2",
+        "path.d2",
         "pipeline.d2",
     ]
+
+
+@pytest.mark.parametrize("name", ["experiment.d2", "layers.d2", "path.d2"])
+def test_the_pages_diagrams_state_no_size(name):
+    """Home's path, the experiment's flow and the package's layers name pages and parts, never a size."""
+    assert check_sizes((DIAGRAMS / name).read_text(), name) == []
+
+
+def test_page_and_model_names_are_not_sizes():
+    """ "Module 2" and "GPT-2" are names; a size written beside them is still checked."""
+    assert stated_sizes('m: "Module 2\nGPT-2"') == []
+    with pytest.raises(ValueError, match=r"n_head = 16 \(GPT-2 has 12\)"):
+        check_sizes('m: "Module 3: GPT-2 with 16 heads"', "bad.d2")
 
 
 def test_llm_stack_states_gpt2_sizes():
@@ -194,8 +210,9 @@ def test_module_3_states_gpt2_sizes_from_the_package(built_site):
         "repeated 12 times (multi-head self-attention with 12 heads" in stack
         and "d_model = 768" in stack
     )
+    caption = re.sub(r"</?abbr[^>]*>", "", stack)  # terms carry their hover definitions
     assert (
-        "the block, 12 times: multi-head self-attention (12 heads)" in stack
+        "the block, 12 times: multi-head self-attention (12 heads)" in caption
         and "<mn>768</mn>" in stack
     )
     assert (

@@ -273,12 +273,43 @@ def test_causal_statements():
 
 
 def test_order_blindness():
+    """PyTorch's attention on the sentence and on its reverse: the same rows, read backwards."""
     X = x(SENT_RIVER)
     Xr = X.flip(0)
     out, out_r = sdpa(X, X, X) @ X, sdpa(Xr, Xr, Xr) @ Xr
-    assert torch.allclose(out[-1], out_r[0], atol=1e-12)
-    assert QS["order"].answer == key("order", "Exactly the same")
-    assert '"bank river the"' in QS["order"].prompt
+    assert torch.allclose(out, out_r.flip(0), atol=1e-12)
+    assert not torch.allclose(out, out_r, atol=1e-3), (
+        "the rows differ: their order shows"
+    )
+    q = QS["order"]
+    assert q.answer == key("order", "in reverse order")
+    assert len(q.options) == 4 and q.answer != q.options[0].key
+    assert (
+        '"bank river the"' in q.prompt
+        and 'row of "bank" changes'
+        in q.answer_text() + " ".join(o.label for o in q.options)
+    )
+
+
+@pytest.mark.parametrize(
+    ("rev", "pattern"),
+    [
+        (lambda f: f[::-1], "reversed"),
+        (lambda f: f, "same-order"),
+        (lambda f: np.vstack([f[::-1][:-1], f[::-1][-1:] + 0.1]), "all-change"),
+        (lambda f: np.vstack([f[::-1][:1] + 0.1, f[::-1][1:]]), "last-moves"),
+    ],
+    ids=["reversed", "same-order", "first-row-changes", "last-word-changes"],
+)
+def test_order_pattern_names_every_outcome(rev, pattern):
+    """The order question has an option for each thing reversing could do to the rows."""
+    fwd = np.arange(12, dtype=float).reshape(3, 4)  # three different rows
+    order = dataclasses.replace(RESULTS[module_3.ORDER], out_fwd=fwd, out_rev=rev(fwd))
+    assert final_exam_answers.order_pattern(order) == pattern
+    same_rows = dataclasses.replace(
+        order, out_fwd=np.ones((3, 4)), out_rev=np.ones((3, 4))
+    )
+    assert final_exam_answers.order_pattern(same_rows) is None
 
 
 def test_gpt2_counts():
@@ -313,11 +344,19 @@ def test_the_cat_sat_numbers_from_the_seed():
     )  # "sat" is hidden
 
 
-def test_causal_off_the_sees_every_word():
+def test_mask_off_changes_every_row_but_the_last():
+    """The seed's inputs in PyTorch: without the mask, "the" and "cat" see more; "sat" saw everything."""
     Q = t([[1, 0], [0, 1], [1, 1]])
-    w = sdpa(Q, Q, Q)
-    assert (w[0] > 0).all()
-    assert set(QS["causal-off"].answer) == keys("causal-off", '"the"', '"cat"', '"sat"')
+    masked, unmasked = sdpa(Q, Q, Q, causal=True), sdpa(Q, Q, Q)
+    changed = [not torch.allclose(a, b, atol=1e-12) for a, b in zip(masked, unmasked)]
+    assert changed == [True, True, False]
+    q = QS["causal-off"]
+    assert set(q.answer) == keys("causal-off", '"the"', '"cat"')
+    assert len(q.answer) < len(q.options), "not a tick-them-all question"
+    assert (
+        f"sat [{unmasked[2, 0]:.3f}, {unmasked[2, 1]:.3f}, {unmasked[2, 2]:.3f}]"
+        in q.explanation
+    )
 
 
 def inside_steps() -> list[str]:
@@ -365,20 +404,21 @@ def test_no_awkward_possessives_or_doubled_punctuation():
             assert "\"'s" not in text and "the's" not in text, (q.qid, text)
 
 
-@pytest.mark.parametrize(
-    "qid", [qid for qid, q in QS.items() if "d_k" in q.prompt or "d_head" in q.prompt]
-)
-def test_head_width_is_named_as_the_linked_page_names_it(qid):
+@pytest.mark.parametrize("qid", [qid for qid, q in QS.items() if "d_k" in q.prompt])
+def test_head_width_is_d_k_as_the_linked_page_names_it(qid):
+    """One notation: the head's width is d_k on every page, and in the exam too."""
     q = QS[qid]
     page = (DOCS / q.learn.split("#")[0]).read_text(encoding="utf-8")
-    if "d_\\text{head}" in page:  # Inside the model
-        assert re.search(r"\bd_head = \d+", q.prompt), (qid, q.prompt)
-    else:  # Modules 2 and 3
-        assert (
-            "d_k" in page
-            and "d_k" in q.prompt
-            and "d_head" not in q.prompt + q.explanation
-        ), (qid, q.prompt)
+    assert "d_k" in page, (qid, q.learn)
+
+
+def test_the_exam_writes_the_sites_notation():
+    """W_Q, W_K, W_V and d_k, never W_q or d_head (the Notation page's spellings)."""
+    for q in QS.values():
+        text = " ".join([q.prompt, q.explanation, *(o.label for o in q.options)])
+        for wrong in ("W_q", "W_k", "W_v", "d_head"):
+            assert not re.search(rf"\b{wrong}\b", text), (q.qid, wrong)
+    assert "W_Q, W_K and W_V" in QS["per-head"].prompt
 
 
 # --------------------------------------------------------------------------- the claims
@@ -488,6 +528,15 @@ BREAKS = {
     ),
     "buckets_found": lambda mp: _with(module_3.PRICE, share=0.3),
     "quadratic_ratios": _cubic_scale,
+    # every output row alike: "in reverse order" and "in the same order" could not be told apart
+    "order_has_option": lambda mp: _with(
+        module_3.ORDER, out_fwd=np.ones((3, 4)) / 4, out_rev=np.ones((3, 4)) / 4
+    ),
+    # the last word's row changes too: the mask hid something from it
+    "mask_off_some_rows": lambda mp: (
+        mp.setattr(final_exam, "mask_off_changes", lambda: (True, True, True)),
+        RESULTS,
+    )[1],
 }
 
 

@@ -58,6 +58,7 @@ def test_json_has_the_schema_the_page_reads(data):
             "costs",
             "code",
             "reference",
+            "token_colours",
         ]
     )
     assert sorted(data["gpt2"]) == sorted(
@@ -76,6 +77,7 @@ def test_json_has_the_schema_the_page_reads(data):
             "cells_at_toy",
             "costs",
             "code",
+            "figures",
         ]
     )
     assert data["steps"] == [
@@ -257,13 +259,37 @@ def test_code_lines_carry_the_shapes(data):
     assert big["y = self.c_proj(y)"] == "(1, 1024, 768) x (768, 768) -> (1, 1024, 768)"
 
 
-def test_static_code_aligns_the_comments():
+def test_static_code_aligns_the_comments_and_lets_them_wrap():
+    """The code at the end of the page: one line per span, comments aligned on a wide screen and kept
+    apart (an inline block of their own) so that a narrow one moves them, whole, under their code."""
+    import html
+
     text = inside_page.static_code()
-    assert text.startswith("```python\ndef forward(self, x):\n") and text.endswith(
-        "    return y\n```\n"
-    )
-    rows = [ln for ln in text.splitlines() if "# " in ln]
+    assert text.startswith('<pre class="ins-code-static" tabindex="0"><code>')
+    assert text.endswith("</code></pre>\n")
+    lines = re.findall(r'<span class="ins-line">(.*?)\n</span>', text)
+    plain = [html.unescape(re.sub(r"<[^>]+>", "", ln)) for ln in lines]
+    assert plain[0] == "def forward(self, x):" and plain[-1] == "    return y"
+    rows = [ln for ln in plain if "# " in ln]
     assert len({ln.index("# ") for ln in rows}) == 1 and len(rows) == 12
+    assert text.count('<span class="ins-shape"># ') == 12
+
+
+def test_the_first_comment_says_what_x_is_at_each_scale(data):
+    """LayerNorm, honestly: GPT-2's x is ln_1(h); the toy's x is the raw input."""
+    toy = {ln["code"].strip(): ln["shape"] for ln in data["toy"]["code"]["5"]}
+    big = {ln["code"].strip(): ln["shape"] for ln in data["gpt2"]["code"]}
+    assert (
+        toy["B, T, C = x.size()"] == "x: the raw input; the toy skips ln_1: (1, 5, 8)"
+    )
+    assert big["B, T, C = x.size()"] == "x = ln_1(h): (1, 1024, 768)"
+
+
+def test_token_colours_are_distinct_colours_for_every_token(data):
+    colours = data["toy"]["token_colours"]
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", c) for c in colours)
+    assert len(set(colours)) == len(colours) >= data["toy"]["max_tokens"]
+    assert data["gpt2"]["figures"] == ["gpt2-blocks.svg", "gpt2-flops.svg"]
 
 
 def test_shapes_plain_counts_grouped(data):
@@ -297,7 +323,7 @@ def test_tables_by_hand():
     )
     assert (
         "| heads (n_head) | 2 | 12 |" in sizes
-        and "| head size (d_head) | 4 | 64 |" in sizes
+        and "| head width d_k (head_size) | 4 | 64 |" in sizes
     )
     growth = inside_page.growth_table()
     assert (

@@ -374,6 +374,18 @@ BREAKS = [
         "5000",
         _in("gpt2", "c_attn_bias_adds", lambda _: 5000),
     ),
+    # the toy's x normalised as LayerNorm would (mean 0, spread 1 per row): the page says it is not
+    (
+        "inside.toy_skips_ln_1",
+        "normalised",
+        _in(
+            "walk",
+            "x",
+            lambda x: (
+                (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True)
+            ),
+        ),
+    ),
     # five position numbers: 4 axes + 5 is not n_embd 8
     (
         "inside.input_fills_n_embd",

@@ -66,9 +66,22 @@ def inside_cases() -> list[dict]:
                 "words": words,
                 "nudge": nudge,
                 **{k: _plain(v) for k, v in dataclasses.asdict(r).items()},
+                "colours": output_colours(r.weights),
             }
         )
     return out
+
+
+def output_colours(weights: np.ndarray) -> dict[str, list[list[int]]]:
+    """Each output row's colour as red, green, blue (0 to 255, unrounded to the nearest unit the JS
+    may round either way): the tokens' colours averaged by the row's weights, per head ("0", "1")
+    and for both heads ("both", the mean of the heads' rows). Worked here with NumPy, not model.js."""
+    nh, T, _ = weights.shape
+    palette = inside_page.TOKEN_COLOURS
+    rgb = np.array([[int(c[i : i + 2], 16) for i in (1, 3, 5)] for c in palette])
+    rgb = rgb[np.arange(T) % len(palette)]  # (T, 3): token j's colour
+    rows = {str(h): weights[h] for h in range(nh)} | {"both": weights.mean(axis=0)}
+    return {name: (w @ rgb).tolist() for name, w in rows.items()}  # (T, T) x (T, 3)
 
 
 def exam_cases() -> dict:

@@ -228,6 +228,10 @@ BREAKS = {
     "simple.self_attention_dominates": (
         edit("simple", "first.weights", lambda w: row(w, 0, [0.2, 0.5, 0.3])),
     ),
+    "simple.rows_sum_to_one": (
+        # a row of "the savings bank" that adds to 0.9
+        edit("simple", "contrast.weights", lambda w: row(w, 1, [0.2, 0.5, 0.2])),
+    ),
     "simple.bank_moves_to_water": (edit("simple", "first.out", _swap_water_money),),
     "simple.bank_moves_to_money": (edit("simple", "contrast.out", _swap_water_money),),
     "simple_limits.self_below_half": (

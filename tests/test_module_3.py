@@ -39,9 +39,9 @@ def wired_weights(words, causal) -> np.ndarray:
 
 def test_general_head_section(results):
     g = results[module_3.GENERAL_HEAD]
-    # the chapter's draws, in its order: W_q, W_k, W_v, each (4, 3)
+    # the chapter's draws, in its order: W_Q, W_K, W_V, each (4, 3)
     rng = np.random.default_rng(SEED)
-    for name in ("W_q", "W_k", "W_v"):
+    for name in ("W_Q", "W_K", "W_V"):
         np.testing.assert_array_equal(
             getattr(g, name), rng.standard_normal((4, 3)), err_msg=name
         )

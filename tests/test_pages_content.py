@@ -44,6 +44,7 @@ def test_practice_snippets_print_what_pytorch_computes(results):
     printed = {}
     snippets = ROOT / "snippets" / "step-by-step"
     for name in (
+        "practice_function",
         "practice_start",
         "practice_1",
         "practice_2",
@@ -89,6 +90,66 @@ def test_practice_snippets_print_what_pytorch_computes(results):
         np.testing.assert_array_equal(
             ns[name], arr, err_msg=f"the page's {name} is seed 003's"
         )
+
+
+def _readers_attention():
+    """The practice's own function, loaded as a reader who pastes it into Python gets it."""
+    import ast
+
+    source = (ROOT / "snippets" / "step-by-step" / "practice_function.py").read_text(
+        encoding="utf-8"
+    )
+    tree = ast.parse(source)
+    imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    assert [ast.unparse(n) for n in imports] == ["import numpy as np"], (
+        "self-contained: NumPy and nothing else, not the package"
+    )
+    (fn,) = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    body = [
+        ln for ln in ast.get_source_segment(source, fn).splitlines()[1:] if ln.strip()
+    ]
+    assert len(body) <= 12, f"about ten lines, not {len(body)}"
+    ns: dict = {}
+    exec(compile(source, "practice_function", "exec"), ns)
+    return ns["attention"]
+
+
+def test_the_readers_attention_equals_the_package():
+    """The function the practice asks the reader to copy gives the package's numbers: on seed 003's
+    inputs, on random ones of many shapes, with and without the mask and the scaling."""
+    from attention_workshop.core import scaled_dot_product_attention
+    from attention_workshop.handcalc import attend
+
+    readers = _readers_attention()
+    rng = np.random.default_rng(11)
+    cases = [(np.array(Q3), np.array(K3), np.array(V3))]
+    for T, d_k, d_v in ((1, 1, 1), (2, 3, 1), (5, 4, 6), (8, 2, 3)):
+        cases.append(
+            tuple(rng.normal(0, 2, size=s) for s in ((T, d_k), (T, d_k), (T, d_v)))
+        )
+    for Q, K, V in cases:
+        for causal in (True, False):
+            for scaled in (True, False):
+                ours = readers(Q, K, V, causal=causal, scaled=scaled)
+                theirs = attend(Q, K, V, causal=causal, scaled=scaled)
+                for a, b, what in zip(ours, theirs, ("out", "weights")):
+                    np.testing.assert_allclose(
+                        a,
+                        b,
+                        rtol=0,
+                        atol=1e-12,
+                        err_msg=f"{what} {Q.shape} {causal} {scaled}",
+                    )
+            out, w = scaled_dot_product_attention(Q, K, V, causal=causal)
+            np.testing.assert_allclose(
+                readers(Q, K, V, causal=causal)[1], w, rtol=0, atol=1e-12
+            )
+    # and against PyTorch on the chapter's own inputs
+    for causal in (True, False):
+        out, w = torch_attention(Q3, K3, V3, causal)
+        got = readers(np.array(Q3), np.array(K3), np.array(V3), causal=causal)
+        np.testing.assert_allclose(got[1], w, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(got[0], out, rtol=0, atol=1e-15)
 
 
 def test_module_2_prose_takes_its_inputs_from_the_experiment():
@@ -169,7 +230,8 @@ def test_pages_show_the_numbers(built_site):
     assert f"{w[0, 2]:.3f}" in m2 and f"{w[2, 1]:.3f}" in m2
     ref = sqrt_dk(module_2.DK_VALUES, module_2.DK_KEYS, module_2.DK_TRIALS, SEED)
     assert f"{ref[-1, 2]:.3f}" in m2 and f"{ref[-1, 1]:.3f}" in m2
-    assert 'src="../generated/sqrt-dk.svg"' in m2
+    assert 'src="../generated/sqrt-dk.svg#only-light"' in m2
+    assert 'src="../generated/sqrt-dk-dark.svg#only-dark"' in m2
 
 
 @pytest.mark.site

@@ -113,17 +113,28 @@ def test_figure_summary_of_the_sqrt_dk_curve(served):
 
 def test_figure_has_its_text_alternative_and_download_links(served):
     html = render.figure("wired-weights.svg", "Heatmap [3 x 3].", "The wired head.")
-    alt = re.search(r"!\[(.*?)\]\(generated/wired-weights.svg\)", html).group(1)
+    light = re.search(r"!\[(.*?)\]\(generated/wired-weights.svg#only-light\)", html)
+    dark = re.search(r"!\[(.*?)\]\(generated/wired-weights-dark.svg#only-dark\)", html)
+    assert light and dark and light.group(1) == dark.group(1), (
+        "one image per scheme, the same text alternative"
+    )
+    alt = light.group(1)
     assert (
         alt.startswith("Heatmap (3 x 3). Every weight, row by row") and "[" not in alt
     )
     assert '<a href="generated/wired-weights.svg" download>Download SVG</a>' in html
     assert '<a href="generated/wired-weights.csv" download>numbers as CSV</a>' in html
     assert html.startswith('<figure class="workshop-figure" markdown="span">')
-    with pytest.raises(
-        KeyError, match=r"no figure 'nope\.svg'; figures: wired-weights\.svg"
-    ):
+    with pytest.raises(KeyError, match=r"no figure 'nope\.svg'; figures: "):
         render.figure("nope.svg", "", "")
+
+
+def test_figure_summary_of_any_other_figure_lists_every_number(served):
+    """A figure that is neither a weight table nor the sqrt(d_k) curve: every row of its CSV, in words."""
+    summary = render.figure_summary("gpt2-blocks.svg")
+    assert summary.startswith("Its numbers (matrix, rows, columns, numbers): ")
+    assert "GPT-2 c_attn (W_Q, W_K, W_V), 768, 2,304, 1,769,472" in summary
+    assert "toy c_proj, 8, 8, 64." in summary
 
 
 def test_python_source_shows_the_file_as_it_is():

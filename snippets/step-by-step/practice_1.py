@@ -1,2 +1,2 @@
-out, w = attend(Q, K, V, causal=False)
+out, w = attention(Q, K, V, causal=False)
 print(w)

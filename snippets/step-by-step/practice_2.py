@@ -1,4 +1,4 @@
 Q2 = Q.copy()
 Q2[2] = [5, 0]
-out, w = attend(Q2, K, V, causal=True)
+out, w = attention(Q2, K, V, causal=True)
 print(w)

@@ -1,5 +1,5 @@
 rng = np.random.default_rng(0)
 V4 = rng.standard_normal((3, 4))
-out, w = attend(Q, K, V4, causal=True)
+out, w = attention(Q, K, V4, causal=True)
 print("out:", out.shape, " weights:", w.shape)
 print(out)

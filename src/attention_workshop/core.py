@@ -182,20 +182,20 @@ def scaled_dot_product_attention(
 
 
 def _check_head(
-    X: object, W_q: object, W_k: object, W_v: object, causal: object = False
+    X: object, W_Q: object, W_K: object, W_V: object, causal: object = False
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Shapes and dtypes of one head's inputs, with errors a reader can act on."""
     _need_bool("causal", causal)
-    X, W_q, W_k, W_v = (
-        _as_float(n, a) for n, a in (("X", X), ("W_q", W_q), ("W_k", W_k), ("W_v", W_v))
+    X, W_Q, W_K, W_V = (
+        _as_float(n, a) for n, a in (("X", X), ("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V))
     )
     _need_ndim("X", X, 2, "(T, d_model)")
     if 0 in X.shape:
         raise ValueError(f"X needs at least one word and one axis, got shape {X.shape}")
     for name, W, form in (
-        ("W_q", W_q, "(d_model, d_k)"),
-        ("W_k", W_k, "(d_model, d_k)"),
-        ("W_v", W_v, "(d_model, d_v)"),
+        ("W_Q", W_Q, "(d_model, d_k)"),
+        ("W_K", W_K, "(d_model, d_k)"),
+        ("W_V", W_V, "(d_model, d_v)"),
     ):
         _need_ndim(name, W, 2, form)
         if W.shape[0] != X.shape[1]:
@@ -203,50 +203,50 @@ def _check_head(
                 f"{name} must have one row per embedding axis: X has shape {X.shape} "
                 f"(d_model {X.shape[1]}), {name} has shape {W.shape}"
             )
-    if W_q.shape[1] != W_k.shape[1]:
+    if W_Q.shape[1] != W_K.shape[1]:
         raise ValueError(
-            f"W_q and W_k must have the same width d_k: W_q {W_q.shape}, W_k {W_k.shape}"
+            f"W_Q and W_K must have the same width d_k: W_Q {W_Q.shape}, W_K {W_K.shape}"
         )
-    for name, W in (("W_q", W_q), ("W_k", W_k), ("W_v", W_v)):
+    for name, W in (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V)):
         if W.shape[1] == 0:
             raise ValueError(f"{name} needs at least one column, got shape {W.shape}")
-    dtype = np.result_type(X, W_q, W_k, W_v)
+    dtype = np.result_type(X, W_Q, W_K, W_V)
     return (
         X.astype(dtype, copy=False),
-        W_q.astype(dtype, copy=False),
-        W_k.astype(dtype, copy=False),
-        W_v.astype(dtype, copy=False),
+        W_Q.astype(dtype, copy=False),
+        W_K.astype(dtype, copy=False),
+        W_V.astype(dtype, copy=False),
     )
 
 
 def attention(
     X: np.ndarray,
-    W_q: np.ndarray,
-    W_k: np.ndarray,
-    W_v: np.ndarray,
+    W_Q: np.ndarray,
+    W_K: np.ndarray,
+    W_V: np.ndarray,
     causal: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """One full head of self-attention: the real thing, in seven lines.
 
     Args:
         X: one row per word, ``(T, d_model)``.
-        W_q: ``(d_model, d_k)``, what each word is looking for.
-        W_k: ``(d_model, d_k)``, what each word advertises.
-        W_v: ``(d_model, d_v)``, what each word hands over.
+        W_Q: ``(d_model, d_k)``, what each word is looking for.
+        W_K: ``(d_model, d_k)``, what each word advertises.
+        W_V: ``(d_model, d_v)``, what each word hands over.
         causal: hide the future (word ``i`` sees words ``j <= i``).
 
     Returns:
         ``(out, weights)``: ``out`` is ``(T, d_v)``, ``weights`` is ``(T, T)``.
     """
-    X, W_q, W_k, W_v = _check_head(X, W_q, W_k, W_v, causal)
+    X, W_Q, W_K, W_V = _check_head(X, W_Q, W_K, W_V, causal)
 
     # Project each word into its three roles.
-    Q = X @ W_q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
-    K = X @ W_k  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it advertises
-    V = X @ W_v  # (T, d_model) x (d_model, d_v) -> (T, d_v): what it hands over
+    Q = X @ W_Q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
+    K = X @ W_K  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it advertises
+    V = X @ W_V  # (T, d_model) x (d_model, d_v) -> (T, d_v): what it hands over
 
     # Every query meets every key: scores[i, j] = Q[i] . K[j], scaled by sqrt(d_k).
-    scores = Q @ K.T / math.sqrt(W_k.shape[1])  # (T, d_k) x (d_k, T) -> (T, T)
+    scores = Q @ K.T / math.sqrt(W_K.shape[1])  # (T, d_k) x (d_k, T) -> (T, T)
 
     # The causal mask hides the future: -inf makes a weight exactly 0.
     if causal:

@@ -41,7 +41,7 @@ GPT2 = GPT2Config()
 
 
 def head_params(cfg: GPT2Config = GPT2) -> int:
-    """Numbers in one head's W_q, W_k and W_v (no biases): 3 x n_embd x head_size."""
+    """Numbers in one head's W_Q, W_K and W_V (no biases): 3 x n_embd x head_size."""
     return 3 * cfg.n_embd * cfg.head_size
 
 

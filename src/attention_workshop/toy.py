@@ -175,7 +175,7 @@ class WiredHead:
         K: ``(T, 2)``, what each word advertises (``X W_K``).
         scores: ``(T, T)``, ``Q K^T / sqrt(2)``; ``-inf`` above the diagonal under the causal mask.
         weights: ``(T, T)``, softmax of each row.
-        out: ``(T, d_model)``, the weights times the rows of ``X`` (no ``W_v`` yet).
+        out: ``(T, d_model)``, the weights times the rows of ``X`` (no ``W_V`` yet).
     """
 
     Q: np.ndarray
@@ -186,7 +186,7 @@ class WiredHead:
 
 
 def wired_head(X: np.ndarray, causal: bool = False) -> WiredHead:
-    """Module 2's hand-wired head; each word hands over its own embedding (no ``W_v`` yet).
+    """Module 2's hand-wired head; each word hands over its own embedding (no ``W_V`` yet).
 
     Args:
         X: ``(T, d_model)`` rows of the toy embedding.

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  FILL, checkWords, clampStep, compute, fmt, growthText, inputs, isWord, labels, plural, stepFromHash, withTokens, zeros,
+  FILL, blend, checkWords, clampStep, compute, fmt, growthText, hex, inputs, isWord, labels, outputColours, plural, rgb,
+  stepFromHash, tokenColour, tokenColours, withTokens, zeros,
 } from "../../docs/assets/inside/model.js";
 import { cases, insideData, maxGap } from "./fixtures.mjs";
 
@@ -117,4 +118,51 @@ describe("how numbers and counts read", () => {
       `Half as many (${T} tokens): ${T * T} cells, so doubling gave ×4.`]);
     assert.equal(growthText(G, G.length - 1).length, 1, "an odd T past the half has no comparison");
   });
+});
+
+describe("token colours", () => {
+  const palette = toy.token_colours;
+  test("the colours come from the data, one per token, all different up to max_tokens", () => {
+    assert.ok(Array.isArray(palette) && palette.length >= toy.max_tokens);
+    const T = toy.max_tokens;
+    assert.deepEqual(tokenColours(palette, T), palette.slice(0, T));
+    assert.equal(new Set(tokenColours(palette, T)).size, T);
+    assert.equal(tokenColour(palette, palette.length), palette[0], "more tokens than colours: they repeat");
+  });
+
+  test("rgb and hex: #rrggbb both ways; anything else is refused", () => {
+    assert.deepEqual(rgb("#0a80ff"), [10, 128, 255]);
+    assert.equal(hex([10, 128, 255]), "#0a80ff");
+    assert.equal(hex([-3, 127.6, 300]), "#0080ff", "rounded and kept in 0..255");
+    for (const bad of ["red", "#fff", "#12345g", "", null]) assert.throws(() => rgb(bad), /#rrggbb/, String(bad));
+  });
+
+  test("blend: a weight of 1 gives that colour; half black, half white is mid grey", () => {
+    assert.equal(blend(["#123456", "#abcdef"], [1, 0]), "#123456");
+    assert.equal(blend(["#123456", "#abcdef"], [0, 1]), "#abcdef");
+    assert.equal(blend(["#000000", "#ffffff"], [0.5, 0.5]), "#808080");
+    assert.equal(blend(["#ff0000", "#0000ff"], [3, 1]), "#bf0040", "weights are shares of their total");
+    assert.throws(() => blend(["#000000"], [0.5, 0.5]), RangeError);
+    assert.throws(() => blend(["#000000", "#ffffff"], [0, 0]), /add up to 0/);
+    assert.throws(() => blend(["#000000", "#ffffff"], [-1, 2]), RangeError);
+  });
+
+  test("the first token can only draw from itself: its output has its own colour, in every head", () => {
+    const r = compute(toy, toy.words);
+    for (const head of [...Array(toy.n_head).keys(), null]) {
+      assert.equal(outputColours(palette, r.weights, head)[0], palette[0], `head ${head}`);
+    }
+  });
+
+  for (const c of cases.inside) {
+    test(`${c.words.join(" ")}: each output row's colour is the package's weighted average`, () => {
+      const r = compute(toy, c.words, c.nudge ?? c.words.map(() => zeros(toy.n_embd)));
+      for (const [name, want] of Object.entries(c.colours)) {
+        const got = outputColours(palette, r.weights, name === "both" ? null : Number(name));
+        got.forEach((colour, i) => rgb(colour).forEach((v, k) => {
+          assert.ok(Math.abs(v - want[i][k]) <= 0.5 + 1e-9, `${name}, row ${i + 1}: ${colour} vs ${want[i]}`);
+        }));
+      }
+    });
+  }
 });

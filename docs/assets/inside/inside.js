@@ -7,7 +7,8 @@
  * mouse and the keyboard. tests/test_browser_inside.py drives it as a reader does.
  */
 import {
-  clampStep, compute, count, fmt, growthText, isWord, labels, plural, stepFromHash, withTokens, zeros,
+  clampStep, compute, count, fmt, growthText, isWord, labels, outputColours, plural, stepFromHash, tokenColours,
+  withTokens, zeros,
 } from "./model.js";
 
 // ------------------------------------------------------------------ small DOM helpers
@@ -38,6 +39,17 @@ function cell(v) {
   const td = h("td", { class: `ins-cell ${kind}`, "data-v": v === -Infinity ? "-inf" : String(v) }, [fmt(v)]);
   if (v !== -Infinity) td.style.setProperty("--a", Math.min(Math.abs(v), 1).toFixed(2));
   return td;
+}
+
+/** A small square of a token's colour (or of a blend of them); the text beside it says whose it is. */
+const swatch = (colour) => h("span", { class: "ins-swatch", "aria-hidden": "true", "data-colour": colour, style: `background:${colour}` });
+
+/** The page's own figures of these names (the build draws them; see gpt2_blocks.py), copied; the copies
+ *  already inside `root` are not the page's. */
+function pageFigures(names, root) {
+  return names.flatMap((name) => [...document.querySelectorAll("figure.workshop-figure")]
+    .filter((f) => !root.contains(f) && f.querySelector(`img[src*="/${name}"]`))
+    .map((f) => { const c = f.cloneNode(true); c.removeAttribute("id"); return c; }));
 }
 
 /** The paragraphs under a static step's heading: the explorer shows the same explanation. */
@@ -111,16 +123,22 @@ class Explorer {
 
   // ---------------------------------------------------------------- drawing
 
-  /** A matrix as a grid of coloured cells; each row's label is a button that selects the row. */
-  grid(M, cols, caption, name) {
+  /** The tokens' colours (row i of an input grid, column j of a grid over tokens). */
+  colours() { return tokenColours(this.toy.token_colours, this.T); }
+
+  /**
+   * A matrix as a grid of coloured cells; each row's label is a button that selects the row. Row labels
+   * carry `rowColours` (a token's own colour, or an output row's blend); columns over tokens carry theirs.
+   */
+  grid(M, cols, caption, name, rowColours = this.colours(), colColours = null) {
     const L = labels(this.words);
-    const head = h("tr", {}, [h("th"), ...cols.map((c) => h("th", { scope: "col", text: c }))]);
+    const head = h("tr", {}, [h("th"), ...cols.map((c, j) => h("th", { scope: "col" }, [colColours && swatch(colColours[j]), c]))]);
     const body = M.map((row, i) => {
       const btn = h("button", {
         type: "button", class: "ins-rowbtn", "data-row": String(i), "data-fkey": `row-${name}-${i}`,
         "aria-pressed": String(i === this.row), "aria-label": `row ${L[i]}: show its breakdown`,
         onclick: () => this.setRow(i),
-      }, [L[i]]);
+      }, [swatch(rowColours[i]), L[i]]);
       return h("tr", { class: i === this.row ? "ins-selected" : "", "data-row": String(i) },
         [h("th", { scope: "row" }, [btn]), ...row.map(cell)]);
     });
@@ -135,15 +153,20 @@ class Explorer {
     const qk = Array.from({ length: t.head_size }, (_, d) => String(d + 1));
     const all = Array.from({ length: t.n_embd }, (_, j) => String(j + 1));
     const cat = all.map((_, j) => `h${1 + Math.floor(j / t.head_size)}·${1 + (j % t.head_size)}`);
+    const own = this.colours(), palette = t.token_colours;
     switch (this.data.steps[this.step - 1].id) {
       case "projections": return [this.grid(r.x, t.features, "x: the input, one row per token", "x"),
         this.grid(r.q[hd], qk, `Q (${hn})`, "q"), this.grid(r.k[hd], qk, `K (${hn})`, "k"), this.grid(r.v[hd], qk, `V (${hn})`, "v")];
-      case "scores": return [this.grid(r.scores[hd], L, `Q·Kᵀ (${hn})`, "scores")];
-      case "scale": return [this.grid(r.scaled[hd], L, `Q·Kᵀ / √${t.head_size} (${hn})`, "scaled")];
-      case "causal-mask": return [this.grid(r.masked[hd], L, `masked scores (${hn})`, "masked")];
-      case "softmax": return [this.grid(r.weights[hd], L, `attention weights A (${hn}); every row sums to 1`, "weights")];
-      case "weighted-sum": return [this.grid(r.heads[hd], qk, `A·V (${hn}): this head's output`, "heads")];
-      default: return [this.grid(r.concat, cat, "both heads side by side", "concat"), this.grid(r.y, all, "y = concat · W_O + b", "y")];
+      case "scores": return [this.grid(r.scores[hd], L, `Q·Kᵀ (${hn})`, "scores", own, own)];
+      case "scale": return [this.grid(r.scaled[hd], L, `Q·Kᵀ / √${t.head_size} (${hn})`, "scaled", own, own)];
+      case "causal-mask": return [this.grid(r.masked[hd], L, `masked scores (${hn})`, "masked", own, own)];
+      case "softmax": return [this.grid(r.weights[hd], L, `attention weights A (${hn}); every row sums to 1`, "weights", own, own)];
+      case "weighted-sum": return [this.grid(r.heads[hd], qk, `A·V (${hn}): this head's output`, "heads", outputColours(palette, r.weights, hd))];
+      default: {
+        const both = outputColours(palette, r.weights, null);
+        return [this.grid(r.concat, cat, "both heads side by side", "concat", both),
+          this.grid(r.y, all, "y = concat · W_O + b", "y", both)];
+      }
     }
   }
 
@@ -152,8 +175,8 @@ class Explorer {
     return h("div", { class: "ins-gpt2" }, [
       h("p", {}, ["GPT-2 small: ", h("strong", { text: `${g.n_embd} ` }), "numbers per token, ", h("strong", { text: `${g.n_head} ` }),
         "heads of ", h("strong", { text: String(g.head_size) }), ", c_attn ", h("strong", { text: `${g.c_attn[0]} × ${g.c_attn[1]}` }),
-        `, c_proj ${g.c_proj[0]} × ${g.c_proj[1]}.`]),
-      h("p", { text: `Shown at its full context of ${plural(g.n_ctx, "token")}. Its numbers are too many to draw: switch to toy scale to see them.` }),
+        `, c_proj ${g.c_proj[0]} × ${g.c_proj[1]}, at its full context of ${plural(g.n_ctx, "token")}.`]),
+      ...pageFigures(g.figures, this.root),
     ]);
   }
 
@@ -205,21 +228,22 @@ class Explorer {
       return;
     }
     const { r, head: hd, row: i } = this, L = labels(this.words), W = r.weights[hd][i];
+    const own = this.colours(), out = outputColours(this.toy.token_colours, r.weights, hd)[i];
     const vec = (xs) => `[${xs.map((x) => fmt(x, 3)).join(", ")}]`;
     let total = 0;
     const rows = this.words.map((_, j) => {
       total += W[j];
       return h("tr", { class: j > i ? "ins-future" : "" }, [
-        h("th", { scope: "row", text: L[j] }), cell(r.masked[hd][i][j]), cell(W[j]),
+        h("th", { scope: "row" }, [swatch(own[j]), L[j]]), cell(r.masked[hd][i][j]), cell(W[j]),
         h("td", { class: "ins-vec", text: j > i ? "hidden (future)" : vec(r.v[hd][j].map((x) => W[j] * x)) }),
       ]);
     });
-    rows.push(h("tr", { class: "ins-sum" }, [h("th", { scope: "row", text: "sum" }), h("td"),
+    rows.push(h("tr", { class: "ins-sum" }, [h("th", { scope: "row" }, [swatch(out), "sum"]), h("td"),
       h("td", { class: "ins-total", "data-v": String(total), text: fmt(total) }),
       h("td", { class: "ins-vec ins-out", text: vec(r.heads[hd][i]) })]));
     fill(el.rowPanel, [
       h("h4", { text: `Row breakdown: ${L[i]} (head ${hd + 1})` }),
-      h("p", { text: "Its scaled, masked scores; the weights softmax makes of them; and each visible token's value row times its weight. The sum of those rows is this token's output from the head." }),
+      h("p", { text: "Its scaled, masked scores; the weights softmax makes of them; and each visible token's value row times its weight. The sum of those rows is this token's output from the head. Each token has a colour; the sum's colour is their blend, in proportion to the weights." }),
       h("div", { class: "ins-matrix", tabindex: "0", role: "region", "aria-label": `table: row breakdown of ${L[i]}`, "data-fkey": "breakdown" }, [
         h("table", { class: "ins-breakdown" }, [
           h("thead", {}, [h("tr", {}, ["looks at", "score", "weight", "weight × value row"].map((t) => h("th", { text: t })))]),
@@ -258,7 +282,7 @@ class Explorer {
           onchange: (e) => { if (!this.setWord(i, e.target.value)) e.target.value = this.words[i]; },
         }, vocab.map((v) => h("option", { value: v, text: v })));
         sel.value = w;
-        return h("label", { class: `ins-word${i === this.row ? " ins-selected" : ""}` }, [h("span", { text: `token ${i + 1}` }), sel]);
+        return h("label", { class: `ins-word${i === this.row ? " ins-selected" : ""}` }, [h("span", {}, [swatch(this.colours()[i]), `token ${i + 1}`]), sel]);
       }));
     }
     const i = this.row;
@@ -362,6 +386,8 @@ class Explorer {
       el.input,
     ]));
     this.root.classList.add("ins-ready");
+    // The explorer runs: the static copy of every step (for readers without JavaScript) steps aside.
+    document.documentElement.classList.add("ins-live");
   }
 
   // ---------------------------------------------------------------- the keyboard

@@ -150,3 +150,54 @@ export function growthText(growth, T) {
   }
   return out;
 }
+
+// ------------------------------------------------------------------ token colours
+
+/** "#rrggbb" as [r, g, b], each 0 to 255. */
+export function rgb(hex) {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(hex);
+  if (!m) throw new Error(`a colour must be written #rrggbb, got ${JSON.stringify(hex)}`);
+  return m.slice(1).map((h) => parseInt(h, 16));
+}
+
+/** [r, g, b] (each rounded and kept within 0 to 255) as "#rrggbb". */
+export const hex = (c) => `#${c.map((v) => Math.max(0, Math.min(255, Math.round(v))).toString(16).padStart(2, "0")).join("")}`;
+
+/** Token i's colour: the data's palette, in turn (token i gets palette[i % length]). */
+export const tokenColour = (palette, i) => palette[i % palette.length];
+
+/** The colours of T tokens. */
+export const tokenColours = (palette, T) => Array.from({ length: T }, (_, i) => tokenColour(palette, i));
+
+/**
+ * The blend of `colours` in proportion to `weights` (one weight per colour): the weighted average
+ * of their red, green and blue. A row of attention weights blends the colours of the tokens it
+ * draws from, so an output row's colour shows where its information came from.
+ */
+export function blend(colours, weights) {
+  if (colours.length !== weights.length || colours.length === 0) {
+    throw new RangeError(`blend needs one weight per colour: ${colours.length} colours, ${weights.length} weights`);
+  }
+  let total = 0;
+  for (const w of weights) {
+    if (!(w >= 0)) throw new RangeError(`weights must be 0 or more, got ${w}`);
+    total += w;
+  }
+  if (total === 0) throw new RangeError("the weights add up to 0: nothing to blend");
+  const sum = [0, 0, 0];
+  colours.forEach((c, j) => rgb(c).forEach((v, k) => { sum[k] += (weights[j] / total) * v; }));
+  return hex(sum);
+}
+
+/**
+ * Each output row's colour. For one head (a number), row i blends the tokens' colours by that head's
+ * weights[head][i]; for both heads side by side (head = null), by the mean of every head's row i.
+ */
+export function outputColours(palette, weights, head) {
+  const T = weights[0].length, colours = tokenColours(palette, T);
+  return Array.from({ length: T }, (_, i) => {
+    const rows = head === null ? weights.map((g) => g[i]) : [weights[head][i]];
+    const mean = Array.from({ length: T }, (_, j) => rows.reduce((s, r) => s + r[j], 0) / rows.length);
+    return blend(colours, mean);
+  });
+}

@@ -25,10 +25,11 @@ SIZE_PATTERNS: dict[str, re.Pattern[str]] = {
     "vocab_size": re.compile(r"(\d[\d,]*)\s*(?:token types|vocabulary entries)\b"),
 }
 
-# Numbers that are D2 syntax, not statements: comments, styles, sizes of shapes.
+# Numbers that are D2 syntax, not statements: comments, styles, sizes of shapes; and the names of
+# the workshop's pages and of the model ("Module 2", "GPT-2").
 _NOT_LABELS = re.compile(
     r"#[^\n]*|\b(?:style(?:\.[\w-]+)?|width|height|grid-[\w-]+|font-size|stroke-width|"
-    r"border-radius|opacity|near|label\.near)\s*:\s*[^\n;{}]*"
+    r"border-radius|opacity|near|label\.near)\s*:\s*[^\n;{}]*|\b(?:Module \d|GPT-2)\b"
 )
 _NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?![\w.])")
 

@@ -1,58 +1,225 @@
-"""Deterministic SVG figures (no dates, no random ids) and their CSV twins.
+"""Deterministic SVG figures (no dates, no random ids) in the page's two colour schemes, and their CSV twins.
 
-:func:`draw` makes every figure of a run from the chapters' typed results; the other
-functions draw one kind of figure.
+Every figure is drawn twice, by :func:`themed`: ``name.svg`` in the light scheme's colours and
+``name-dark.svg`` (:func:`dark_name`) in the dark scheme's, both on a transparent background.
+:func:`attention_workshop.build.render.figure` shows the one that matches the reader's scheme
+(Material's ``#only-light`` / ``#only-dark``) and links the light SVG and the CSV for download.
+To add a figure: write a function ``draw(palette) -> SVG text`` (see :mod:`.charts`), then
+``r.figures.update(themed("my-figure.svg", draw))`` and a CSV in ``r.tables["my-figure.csv"]``.
+
+:func:`draw` makes every figure of a run from the chapters' typed results.
 """
 
 from __future__ import annotations
 
-import io
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
 
-from ..chapters import module_2, module_3
+from ..chapters import module_0, module_1, module_2, module_3, step_by_step
+from ..chapters.inside_the_model import TOY
+from ..chapters.layer_sizes import step_costs
+from ..gpt2 import GPT2
+from ..handcalc import K_CAT, WORDS
+from ..toy import AXES
+from . import charts
+from .plotting import DARK, LIGHT, PALETTES, Palette, contrast, pyplot, svg
 from .results import Results
 
-__all__ = ["draw", "heatmap_svg", "lines_svg", "table_csv"]
+__all__ = [
+    "Palette",
+    "LIGHT",
+    "DARK",
+    "PALETTES",
+    "dark_name",
+    "themed",
+    "draw",
+    "heatmap_svg",
+    "lines_svg",
+    "table_csv",
+]
+
+
+def dark_name(name: str) -> str:
+    """The file name of a figure's dark-scheme twin: ``"sqrt-dk.svg"`` -> ``"sqrt-dk-dark.svg"``."""
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}-dark.{ext}" if dot else f"{name}-dark"
+
+
+def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
+    """A figure in both schemes: ``{name: light SVG, dark_name(name): dark SVG}``.
+
+    Args:
+        name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
+        draw_one: draws the figure in one palette and returns its SVG text.
+    """
+    return {name: draw_one(LIGHT), dark_name(name): draw_one(DARK)}
 
 
 def draw(r: Results) -> None:
-    """Add the run's figures (SVG) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
+    """Add the run's figures (SVG, both schemes) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
+    _draw_lessons(r)
+    _draw_step_by_step(r)
+    _draw_gpt2(r)
+    _draw_log_map(r)
+
+
+def _weights_csv(words: Sequence[str], w: np.ndarray) -> str:
+    return table_csv(["query", *words], [[q, *row] for q, row in zip(words, w)])
+
+
+def _draw_lessons(r: Results) -> None:
+    """Modules 0 to 3: the words, softmax, bank's move, the wired head (with and without the mask), sqrt(d_k)."""
     words = r.sentence
+    voc, sm, simple = r[module_0.VOCABULARY], r[module_0.SOFTMAX], r[module_1.SIMPLE]
     wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
-    r.figures["wired-weights.svg"] = heatmap_svg(
-        wired.weights, words, words, f'Wired head, "{" ".join(words)}", no mask'
+    pts = {w: voc.points[w] for w in voc.plotted}
+    r.figures.update(themed("words.svg", partial(charts.word_arrows, pts, AXES[:2])))
+    r.tables["words.csv"] = table_csv(
+        ["word", *AXES[:2]], [[w, *xy] for w, xy in pts.items()]
     )
-    r.tables["wired-weights.csv"] = table_csv(
-        ["query", *words], [[q, *row] for q, row in zip(words, wired.weights)]
+    cases = charts.softmax_cases(sm)
+    r.figures.update(themed("softmax.svg", partial(charts.softmax_bars, cases)))
+    r.tables["softmax.csv"] = table_csv(
+        ["scores", "weight_1", "weight_2", "weight_3"],
+        [[label, *ws] for label, _, ws, _ in cases],
     )
-    r.figures["sqrt-dk.svg"] = lines_svg(
-        module_2.DK_VALUES,
-        {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled},
-        f"Largest softmax weight among {dk.keys} keys, averaged",
-        "d_k (log scale)",
-        "mean largest weight",
+    moves = charts.bank_moves(simple)
+    r.figures.update(themed("bank-moves.svg", partial(charts.bank_arrows, moves)))
+    r.tables["bank-moves.csv"] = table_csv(
+        ["row", *AXES[:2]], [[name, *xy] for name, xy in moves]
+    )
+    for name, run in (
+        ("simple-weights.svg", simple.first),
+        ("simple-weights-money.svg", simple.contrast),
+    ):
+        title = f'Nothing learned, "{" ".join(run.sentence)}"'
+        r.figures.update(
+            themed(
+                name,
+                partial(heatmap_svg, run.weights, run.sentence, run.sentence, title),
+            )
+        )
+        r.tables[name.replace(".svg", ".csv")] = _weights_csv(run.sentence, run.weights)
+    title = f'Wired head, "{" ".join(words)}"'
+    r.figures.update(
+        themed(
+            "wired-weights.svg",
+            partial(heatmap_svg, wired.weights, words, words, f"{title}, no mask"),
+        )
+    )
+    r.tables["wired-weights.csv"] = _weights_csv(words, wired.weights)
+    r.figures.update(
+        themed(
+            "wired-weights-causal.svg",
+            partial(
+                heatmap_svg,
+                causal.weights,
+                words,
+                words,
+                f"{title}, causal mask",
+                masked=causal.future,
+            ),
+        )
+    )
+    r.tables["wired-weights-causal.csv"] = _weights_csv(words, causal.weights)
+    series = {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled}
+    r.figures.update(
+        themed(
+            "sqrt-dk.svg",
+            partial(
+                lines_svg,
+                module_2.DK_VALUES,
+                series,
+                f"Largest softmax weight among {dk.keys} keys, averaged",
+                "d_k (log scale)",
+                "mean largest weight",
+            ),
+        )
     )
     rows = zip(module_2.DK_VALUES, dk.var_raw, dk.var_scaled, dk.max_raw, dk.max_scaled)
     r.tables["sqrt-dk.csv"] = table_csv(
         ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"],
         [list(x) for x in rows],
     )
-    r.figures["wired-weights-causal.svg"] = heatmap_svg(
-        causal.weights,
-        words,
-        words,
-        f'Wired head, "{" ".join(words)}", causal mask',
-        masked=causal.future,
+
+
+def _draw_step_by_step(r: Results) -> None:
+    """ "the cat sat": the keys and sat's query as arrows, and the weights with and without the mask."""
+    score = r[step_by_step.STEP_SUM].calc  # "sat", steps 1 to 4
+    keys = [(w, (float(k[0]), float(k[1]))) for w, k in zip(WORDS, K_CAT)]
+    q = (float(score.q[0]), float(score.q[1]))
+    draw_proj = partial(
+        charts.projections, keys, q, WORDS[score.query], [float(x) for x in score.raw]
     )
-    r.tables["wired-weights-causal.csv"] = table_csv(
-        ["query", *words], [[q, *row] for q, row in zip(words, causal.weights)]
+    r.figures.update(themed("cat-sat-projections.svg", draw_proj))
+    r.tables["cat-sat-projections.csv"] = table_csv(
+        ["key", "k_1", "k_2", "q_1", "q_2", "q_dot_k"],
+        [[w, *k, *q, d] for (w, k), d in zip(keys, score.raw)],
+    )
+    runs = r[step_by_step.PRACTICE].runs
+    masked, unmasked = runs["base"].weights, runs["no_mask"].weights
+    r.figures.update(
+        themed(
+            "cat-sat-weights.svg", partial(charts.mask_bars, WORDS, unmasked, masked)
+        )
+    )
+    r.tables["cat-sat-weights.csv"] = table_csv(
+        ["query", "key", "no_mask", "causal_mask"],
+        [
+            [WORDS[i], WORDS[j], unmasked[i, j], masked[i, j]]
+            for i in range(len(WORDS))
+            for j in range(len(WORDS))
+        ],
     )
 
 
-_SALT = "attention-workshop"
+def _draw_gpt2(r: Results) -> None:
+    """Inside the model: GPT-2's matrices beside the toy's, to scale, and each step's FLOPs at full context."""
+    blocks = charts.matrix_blocks(TOY, GPT2)
+    r.figures.update(themed("gpt2-blocks.svg", partial(charts.blocks, blocks)))
+    r.tables["gpt2-blocks.csv"] = table_csv(
+        ["matrix", "rows", "columns", "numbers"],
+        [[name, rows, cols, rows * cols] for name, rows, cols, _ in blocks],
+    )
+    costs = step_costs(GPT2.n_ctx, GPT2)
+    bars = [(s.step.title, s.flops) for s in costs.steps]
+    r.figures.update(
+        themed("gpt2-flops.svg", partial(charts.flop_bars, bars, GPT2.n_ctx))
+    )
+    r.tables["gpt2-flops.csv"] = table_csv(["step", "flops"], [list(b) for b in bars])
+
+
+#: The page of each chapter's sections, for the map of results.log.
+_PAGES = (
+    ("Module 0", module_0.SECTIONS),
+    ("Module 1", module_1.SECTIONS),
+    ("Module 2", module_2.SECTIONS),
+    ("Module 3", module_3.SECTIONS),
+    ("Step by step", step_by_step.SECTIONS),
+)
+
+
+def _draw_log_map(r: Results) -> None:
+    """results.log as a map: each section's lines, on the row of the page that quotes it."""
+    page_of = {s.key: page for page, sections in _PAGES for s in sections}
+    spans = [
+        (page_of.get(s.key, "other"), s.label, s.start, s.end)
+        for s in r.sections.values()
+    ]
+    pages = [p for p, _ in _PAGES if any(p == page for page, *_ in spans)]
+    draw_map = partial(charts.log_map, spans, pages, len(r.lines))
+    r.figures.update(themed("log-map.svg", draw_map))
+    r.tables["log-map.csv"] = table_csv(
+        ["section", "page", "first_line", "last_line"],
+        [[label, page, a, b] for page, label, a, b in spans],
+    )
+
+
+# --------------------------------------------------------------------------- heatmaps and line charts
+
 #: Up to this many words a heatmap prints every cell's value on it. Past it the cells shrink
 #: to fit the size of a heatmap of this many words and carry no text (too small to read; the
 #: CSV twin and the SVG's <desc> hold every number): the canvas, its memory and its text
@@ -60,78 +227,43 @@ _SALT = "attention-workshop"
 LABELLED_WORDS = 12
 
 
-def _pyplot() -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams.update(
-        {
-            "svg.hashsalt": _SALT,  # stable ids inside the SVG
-            "svg.fonttype": "none",  # text stays text: smaller, selectable, no embedded glyph paths
-            "font.family": "sans-serif",
-            "font.size": 11,
-            "figure.facecolor": "white",  # a light card that reads well in both colour schemes
-            "axes.facecolor": "white",
-            "text.color": "#1a1a1a",
-            "axes.labelcolor": "#1a1a1a",
-            "xtick.color": "#1a1a1a",
-            "ytick.color": "#1a1a1a",
-        }
-    )
-    return plt
-
-
-def _svg(fig: Any, title: str, desc: str) -> str:
-    """The figure as SVG text, with a <title> and a <desc> that state its numbers (for a
-    reader who downloads the file, or whose screen reader opens it)."""
-    from xml.sax.saxutils import escape
-
-    buf = io.StringIO()
-    fig.savefig(
-        buf, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None}
-    )
-    fig.clf()
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    svg = buf.getvalue()
-    at = svg.index(">", svg.index("<svg")) + 1
-    return f"{svg[:at]}\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>{svg[at:]}"
+def _cell_text(p: Palette, rgba: tuple[float, ...]) -> str:
+    """The text colour (the scheme's fg or bg) that reads best on a cell of colour ``rgba``."""
+    cell = "#" + "".join(f"{round(c * 255):02x}" for c in rgba[:3])
+    return p.fg if contrast(p.fg, cell) >= contrast(p.bg, cell) else p.bg
 
 
 def _label_cells(
-    plt: Any, ax: Any, weights: np.ndarray, masked: np.ndarray | None
+    ax: Any, weights: np.ndarray, masked: np.ndarray | None, p: Palette, cmap: Any
 ) -> None:
     """Print every cell's value on it (colour is never the only carrier); hatch and label masked cells."""
+    import matplotlib.patches as mpatches
+
     T, S = weights.shape
     for i in range(T):
         for j in range(S):
             v = weights[i, j]
             hidden = masked is not None and bool(masked[i, j])
-            label = f"{v:.3f}" + ("\n(masked)" if hidden else "")
             ax.text(
                 j,
                 i,
-                label,
+                f"{v:.3f}" + ("\n(masked)" if hidden else ""),
                 ha="center",
                 va="center",
                 fontsize=10 if hidden else 11,
-                color="white" if v > 0.55 else "#1a1a1a",
+                color=_cell_text(p, cmap(float(v))),
             )
-            if hidden:
-                ax.add_patch(
-                    plt.Rectangle(
-                        (j - 0.5, i - 0.5),
-                        1,
-                        1,
-                        fill=False,
-                        hatch="///",
-                        edgecolor="#888888",
-                        lw=0,
-                    )
+            ax.add_patch(
+                mpatches.Rectangle(
+                    (j - 0.5, i - 0.5),
+                    1,
+                    1,
+                    fill=False,
+                    hatch="///" if hidden else None,
+                    edgecolor=p.grid,
+                    lw=1,
                 )
+            )
 
 
 def heatmap_svg(
@@ -139,6 +271,7 @@ def heatmap_svg(
     rows: Sequence[str],
     cols: Sequence[str],
     title: str,
+    p: Palette = LIGHT,
     masked: np.ndarray | None = None,
 ) -> str:
     """A grid of coloured cells that also prints each value (colour is never the only carrier).
@@ -148,25 +281,29 @@ def heatmap_svg(
         rows: one label per row (who is looking).
         cols: one label per column (who is looked at).
         title: the figure's title.
+        p: the colour scheme.
         masked: optional ``(T, S)`` bool, cells hidden by a mask, hatched and labelled.
 
     Past :data:`LABELLED_WORDS` rows or columns the cells shrink to a fixed canvas and
     carry no labels; the ``<desc>`` still states every value.
     """
+    from matplotlib.colors import LinearSegmentedColormap
+
     weights = np.asarray(weights, dtype=float)
     if weights.shape != (len(rows), len(cols)):
         raise ValueError(
             f"weights has shape {weights.shape} but there are {len(rows)} row and {len(cols)} column labels"
         )
-    plt = _pyplot()
+    plt = pyplot(p)
+    cmap = LinearSegmentedColormap.from_list(f"weights-{p.name}", [p.low, p.high])
     T, S = weights.shape
     # cells shrink past LABELLED_WORDS words: the figure's size stops growing
     n = max(T, S, LABELLED_WORDS)
     cell = LABELLED_WORDS / n
     fig, ax = plt.subplots(figsize=(1.1 * S * cell + 1.6, 0.8 * T * cell + 1.2))
-    ax.imshow(weights, cmap="Blues", vmin=0.0, vmax=1.0)
+    ax.imshow(weights, cmap=cmap, vmin=0.0, vmax=1.0)
     if n == LABELLED_WORDS:
-        _label_cells(plt, ax, weights, masked)
+        _label_cells(ax, weights, masked, p, cmap)
     ax.set_xticks(range(S), labels=list(cols), rotation=0 if cell == 1 else 90)
     ax.set_yticks(range(T), labels=list(rows))
     ax.xaxis.tick_top()
@@ -185,28 +322,29 @@ def heatmap_svg(
         )
         + (". Masked cells are 0." if masked is not None else ".")
     )
-    return _svg(fig, title, desc)
+    return svg(fig, title, desc)
 
 
 def lines_svg(
     x: Sequence[float],
-    series: dict[str, Sequence[float] | np.ndarray],
+    series: Mapping[str, Sequence[float] | np.ndarray],
     title: str,
     xlabel: str,
     ylabel: str,
+    p: Palette = LIGHT,
     logx: bool = True,
 ) -> str:
-    """A line chart with markers and a legend; each series also gets its own marker shape."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6.4, 3.8))
-    markers = ["o", "s", "^", "D"]
-    styles = ["-", "--", ":", "-."]
+    """A line chart with markers and a legend; each series also gets its own marker shape and line style."""
+    plt = pyplot(p)
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    markers, styles = ["o", "s", "^", "D"], ["-", "--", ":", "-."]
     for n, (name, ys) in enumerate(series.items()):
         ax.plot(
             list(x),
             list(ys),
             marker=markers[n % 4],
             linestyle=styles[n % 4],
+            color=p.series[n % 4],
             label=name,
         )
     if logx:
@@ -215,13 +353,13 @@ def lines_svg(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=12, loc="left")
-    ax.grid(True, color="#dddddd")
+    ax.grid(True)
     ax.legend(frameon=False)
     desc = f"{ylabel} against {xlabel}. " + "; ".join(
         f"{name}: " + ", ".join(f"{xv} -> {float(yv):.3f}" for xv, yv in zip(x, ys))
         for name, ys in series.items()
     )
-    return _svg(fig, title, desc)
+    return svg(fig, title, desc)
 
 
 def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -231,7 +369,7 @@ def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
         if isinstance(v, (float, np.floating)):
             return f"{float(v):.6f}"
         s = str(v)
-        return f'"{s}"' if "," in s or '"' in s else s
+        return '"' + s.replace('"', '""') + '"' if "," in s or '"' in s else s
 
     return "".join(
         ",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows]

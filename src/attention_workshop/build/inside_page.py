@@ -11,6 +11,7 @@ prints them (``[1024×2304]``, ``(1, 12, 1024, 64)``); a count (tokens, cells, F
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from dataclasses import fields
@@ -26,6 +27,8 @@ from . import fmt
 
 __all__ = [
     "JSON_PATH",
+    "TOKEN_COLOURS",
+    "GPT2_FIGURES",
     "step_texts",
     "code_lines",
     "page_data",
@@ -38,6 +41,21 @@ __all__ = [
 
 #: Where the build writes the page's data.
 JSON_PATH = "generated/inside-the-model.json"
+
+#: Each token's colour in the explorer, in turn (Okabe and Ito's palette, told apart by most
+#: colour-blind readers). An output row shows the blend of the colours it draws from.
+TOKEN_COLOURS: tuple[str, ...] = (
+    "#e69f00",
+    "#56b4e9",
+    "#009e73",
+    "#f0e442",
+    "#0072b2",
+    "#d55e00",
+    "#cc79a7",
+    "#999999",
+)
+#: The page's figures the explorer shows at GPT-2 scale (drawn by :mod:`.figures`).
+GPT2_FIGURES: tuple[str, ...] = ("gpt2-blocks.svg", "gpt2-flops.svg")
 
 #: What the FLOP counts count (the JSON and the page show these notes with the steps).
 _NOTES = {
@@ -103,12 +121,16 @@ def _shape(s: tuple[int, ...]) -> str:
 
 
 def _comments(T: int, cfg: GPT2Config) -> dict[str, str]:
-    """The shape comment of each kind of line of ``forward`` (:attr:`CodeLine.comment`)."""
+    """The shape comment of each kind of line of ``forward`` (:attr:`CodeLine.comment`).
+
+    The first says what ``x`` is: ``ln_1(h)`` in GPT-2; in the toy (which skips LayerNorm), the raw input.
+    """
     s = layer_sizes.shapes(T, cfg)
     bt, heads, grid = _shape(s.x), _shape(s.heads), _shape(s.grid)
+    x = "x = ln_1(h)" if cfg == GPT2 else "x: the raw input; the toy skips ln_1"
     return {
         "": "",
-        "x": f"x = ln_1(h): {bt}",
+        "x": f"{x}: {bt}",
         "c_attn": f"{bt} x {_shape(s.c_attn)} -> {_shape(s.qkv)} -> 3 x {bt}",
         "heads": heads,
         "scores": f"{heads} x {_shape(s.keys_t)} -> {grid}",
@@ -155,6 +177,7 @@ def _gpt2_data(f: layer_sizes.GPT2Facts) -> dict[str, object]:
         "cells_at_toy": f.cells_at_toy,
         "costs": step_texts(T, f.cfg),
         "code": code_lines(T, f.cfg),
+        "figures": list(GPT2_FIGURES),
     }
 
 
@@ -176,6 +199,7 @@ def page_data() -> dict[str, object]:
         "costs": {str(T): step_texts(T) for T in range(1, MAX_TOKENS + 1)},
         "code": {str(T): code_lines(T) for T in range(1, MAX_TOKENS + 1)},
         "reference": {"y": _list(f.walk.y), "weights": _list(f.walk.weights)},
+        "token_colours": list(TOKEN_COLOURS),
     }
     return {
         "toy": toy,
@@ -199,16 +223,25 @@ def site_files() -> dict[str, str]:
 
 
 def static_code(T: int = len(WORDS), cfg: GPT2Config = TOY) -> str:
-    """The ``forward`` code with shape comments at ``cfg``'s sizes, as a Python code block."""
+    """The ``forward`` code with shape comments at ``cfg``'s sizes, as HTML the page's CSS lays out.
+
+    One ``ins-line`` per line, as the explorer's code panel writes it: on a narrow screen a long
+    line wraps under its own start, and its shape comment moves, whole, to the next line, so
+    nothing is cut off and no line loses its indentation.
+    """
     lines = code_lines(T, cfg)
     width = max(len(str(ln["code"])) for ln in lines) + 2
-    text = "\n".join(
-        f"{ln['code']:<{width}}# {ln['shape']}".rstrip()
-        if ln["shape"]
-        else str(ln["code"])
+    body = "".join(
+        f'<span class="ins-line">{html.escape(str(ln["code"]).ljust(width) if ln["shape"] else str(ln["code"]))}'
+        + (
+            f'<span class="ins-shape"># {html.escape(str(ln["shape"]))}</span>'
+            if ln["shape"]
+            else ""
+        )
+        + "\n</span>"
         for ln in lines
     )
-    return f"```python\n{text}\n```\n"
+    return f'<pre class="ins-code-static" tabindex="0"><code>{body}</code></pre>\n'
 
 
 def sizes_table() -> str:
@@ -216,8 +249,8 @@ def sizes_table() -> str:
     toy, big = TOY, GPT2
     rows = [
         ("tokens (T)", str(len(WORDS)), f"up to {fmt.count(big.n_ctx)}"),
-        ("n_embd (d_model)", str(toy.n_embd), str(big.n_embd)),
-        ("head size (d_head)", str(toy.head_size), str(big.head_size)),
+        ("d_model (n_embd)", str(toy.n_embd), str(big.n_embd)),
+        ("head width d_k (head_size)", str(toy.head_size), str(big.head_size)),
         ("heads (n_head)", str(toy.n_head), str(big.n_head)),
         (
             "c_attn weight",

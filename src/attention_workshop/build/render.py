@@ -16,6 +16,7 @@ import numpy as np
 
 from ..toy import SENT_RIVER
 from . import fmt
+from .figures import dark_name
 from .pages import GENERATED, LOG_PAGE, results
 
 __all__ = [
@@ -97,9 +98,10 @@ def _f3(v: float) -> str:
 
 
 def figure_summary(name: str) -> str:
-    """What a figure shows, in words, from its CSV: a heatmap's every value, a curve's range.
+    """What a figure shows, in words, from its CSV: a heatmap's every weight, a curve's range, and for
+    any other figure every row of its numbers.
 
-    Returns "" for a figure without a CSV or of a kind this function does not describe.
+    Returns "" for a figure without a CSV.
     """
     import csv
     import io
@@ -108,7 +110,7 @@ def figure_summary(name: str) -> str:
     if table is None:
         return ""
     header, *rows = list(csv.reader(io.StringIO(table)))
-    if header[0] == "query":  # a weight table: rows are queries, columns keys
+    if header[0] == "query" and len(header) == len(rows) + 1:  # a weight table
         cells = "; ".join(
             f"{row[0]}: "
             + ", ".join(f"{k} {_f3(float(v))}" for k, v in zip(header[1:], row[1:]))
@@ -126,16 +128,30 @@ def figure_summary(name: str) -> str:
             f"d_k = {dk[0]:g} to {_f3(raw[-1])} at d_k = {dk[-1]:g}; divided by the square root of d_k it "
             f"stays between {_f3(min(scaled))} and {_f3(max(scaled))}."
         )
-    return ""
+    names = ", ".join(h.replace("_", " ") for h in header)
+    listed = "; ".join(", ".join(_cell(v) for v in row) for row in rows)
+    return f"Its numbers ({names}): {listed}."
+
+
+def _cell(text: str) -> str:
+    """A CSV cell as the text alternative reads it: numbers to 3 decimals (whole numbers bare)."""
+    try:
+        x = float(text)
+    except ValueError:
+        return text
+    return fmt.count(int(x)) if x == int(x) and "." not in text else _f3(x)
 
 
 def figure(name: str, alt: str, caption: str) -> str:
-    """A generated SVG figure with its text alternative and download links (SVG and CSV).
+    """A generated figure in the reader's colour scheme, with its text alternative and downloads.
 
-    The text alternative is ``alt`` followed by :func:`figure_summary` (the numbers the figure shows).
+    The light and the dark SVG (:func:`attention_workshop.build.figures.themed`) are both in the
+    figure, marked ``#only-light`` and ``#only-dark``: Material shows the one of the page's scheme.
+    The text alternative is ``alt`` followed by :func:`figure_summary` (the numbers the figure shows);
+    the caption links the SVG (light and dark) and the CSV.
     """
     r = results()
-    stem = name.removesuffix(".svg")
+    stem, dark = name.removesuffix(".svg"), dark_name(name)
     if name not in r.figures:
         raise KeyError(f"no figure {name!r}; figures: {', '.join(r.figures)}")
     summary = figure_summary(name)
@@ -146,9 +162,11 @@ def figure(name: str, alt: str, caption: str) -> str:
         if f"{stem}.csv" in r.tables
         else ""
     )
+    images = f"![{alt}]({GENERATED}/{name}#only-light)\n"
+    if dark in r.figures:
+        images += f"![{alt}]({GENERATED}/{dark}#only-dark)\n"
     return (
-        f'<figure class="workshop-figure" markdown="span">\n'
-        f"![{alt}]({GENERATED}/{name})\n"
+        f'<figure class="workshop-figure" markdown="span">\n{images}'
         f'<figcaption>{caption} <a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
         f"</figure>\n"
     )
@@ -156,6 +174,6 @@ def figure(name: str, alt: str, caption: str) -> str:
 
 def python_source(obj: Callable[..., Any] | ModuleType | type) -> str:
     """The source of a package function or module, as a Python code block (shown, never retyped)."""
-    # Wrapped in a div whose long lines wrap on narrow screens instead of scrolling sideways.
+    # Wrapped in a div the pages can style; long lines scroll sideways (workshop.css), never wrap.
     code = inspect.getsource(obj).rstrip()
     return f'<div class="package-source" markdown="block">\n\n```python\n{code}\n```\n\n</div>\n'

@@ -45,7 +45,7 @@ def versions() -> dict[str, str]:
 
 
 def compare_with_torch(
-    X: np.ndarray, W_q: np.ndarray, W_k: np.ndarray, W_v: np.ndarray, causal: bool
+    X: np.ndarray, W_Q: np.ndarray, W_K: np.ndarray, W_V: np.ndarray, causal: bool
 ) -> float:
     """Largest |difference| between our head and PyTorch's fused attention.
 
@@ -55,10 +55,10 @@ def compare_with_torch(
     import torch
     import torch.nn.functional as F
 
-    ours, _ = attention(X, W_q, W_k, W_v, causal=causal)
-    tQ = torch.from_numpy(X @ W_q)  # (T, d_k), float64
-    tK = torch.from_numpy(X @ W_k)  # (T, d_k)
-    tV = torch.from_numpy(X @ W_v)  # (T, d_v)
+    ours, _ = attention(X, W_Q, W_K, W_V, causal=causal)
+    tQ = torch.from_numpy(X @ W_Q)  # (T, d_k), float64
+    tK = torch.from_numpy(X @ W_K)  # (T, d_k)
+    tV = torch.from_numpy(X @ W_V)  # (T, d_v)
     theirs = F.scaled_dot_product_attention(tQ, tK, tV, is_causal=causal).numpy()
     return float(np.max(np.abs(ours - theirs)))
 
@@ -96,12 +96,12 @@ class TorchReferences:
     def compare_with_torch(
         self,
         X: np.ndarray,
-        W_q: np.ndarray,
-        W_k: np.ndarray,
-        W_v: np.ndarray,
+        W_Q: np.ndarray,
+        W_K: np.ndarray,
+        W_V: np.ndarray,
         causal: bool,
     ) -> float:
-        return compare_with_torch(X, W_q, W_k, W_v, causal)
+        return compare_with_torch(X, W_Q, W_K, W_V, causal)
 
     def gpt2_attention_diff(
         self,

@@ -55,9 +55,9 @@ class References(Protocol):
     def compare_with_torch(
         self,
         X: np.ndarray,
-        W_q: np.ndarray,
-        W_k: np.ndarray,
-        W_v: np.ndarray,
+        W_Q: np.ndarray,
+        W_K: np.ndarray,
+        W_V: np.ndarray,
         causal: bool,
     ) -> float: ...
     def gpt2_attention_diff(

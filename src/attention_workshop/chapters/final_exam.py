@@ -30,6 +30,8 @@ from .final_exam_answers import (
     Worked,
     bucket,
     dots,
+    mask_off_changes,
+    order_pattern,
     ratios,
     saturate_pattern,
     self_pattern,
@@ -220,6 +222,8 @@ class Exam:
         sqrt_dk: Module 2's measurement (the saturate question's outcomes).
         bucketed: the value each bucketed question sorts into its options, by question id.
         ratios: the quadratic question's FLOP ratio at twice the tokens, by step id.
+        order: Module 3's order test (the order question's outcomes).
+        mask_off: for each word of "the cat sat", whether its row changes without the mask.
     """
 
     questions: tuple[Question, ...]
@@ -231,6 +235,8 @@ class Exam:
     sqrt_dk: module_2.SqrtDk
     bucketed: Mapping[str, float]
     ratios: Mapping[str, float]
+    order: module_3.Order
+    mask_off: tuple[bool, ...]
 
 
 def exam(run: Run) -> Exam:
@@ -250,6 +256,8 @@ def exam(run: Run) -> Exam:
         run[module_2.SQRT_DK],
         {"torch": torch_diff(run), "share": run[module_3.PRICE].share},
         ratios(),
+        run[module_3.ORDER],
+        mask_off_changes(),
     )
 
 
@@ -304,6 +312,11 @@ def _saturate_has_option(e: Exam) -> bool:
 
 def _buckets_found(e: Exam) -> bool:
     return all(bucket(v, BUCKETS[qid]) is not None for qid, v in e.bucketed.items())
+
+
+def _mask_off_some_rows(e: Exam) -> bool:
+    """Some rows change without the mask, and not all: the last word's row stays."""
+    return any(e.mask_off) and not e.mask_off[-1]
 
 
 def _ratios_2_or_4(e: Exam) -> bool:
@@ -363,6 +376,16 @@ CLAIMS: tuple[Claim[Exam], ...] = tuple(
             "buckets_found",
             "the PyTorch difference and attention's share each fall in an option",
             _buckets_found,
+        ),
+        (
+            "order_has_option",
+            "the order question offers what reversing the sentence does to the output rows",
+            lambda e: order_pattern(e.order) is not None,
+        ),
+        (
+            "mask_off_some_rows",
+            "without the mask some rows of 'the cat sat' change, and the last word's row does not",
+            _mask_off_some_rows,
         ),
         (
             "quadratic_ratios",

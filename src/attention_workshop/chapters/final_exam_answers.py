@@ -32,6 +32,8 @@ __all__ = [
     "Worked",
     "bucket",
     "dots",
+    "mask_off_changes",
+    "order_pattern",
     "ratios",
     "saturate_pattern",
     "self_pattern",
@@ -255,14 +257,35 @@ def _causal(run: Run) -> Worked:
     )
 
 
+def order_pattern(d: module_3.Order, tol: float = 1e-12) -> str | None:
+    """What reversing the sentence does to the output rows, as an option name of the order question.
+
+    ``"reversed"``: the reversed run's rows, read backwards, are the first run's rows. ``None`` when the
+    rows are all alike (then "reversed" and "same order" could not be told apart) or nothing fits.
+    """
+    fwd, rev = d.out_fwd, d.out_rev  # (T, d_model) each
+    if np.allclose(fwd, fwd[0], rtol=0, atol=tol):
+        return None
+    if np.allclose(fwd, rev[::-1], rtol=0, atol=tol):
+        return "reversed"
+    if np.allclose(fwd, rev, rtol=0, atol=tol):
+        return "same-order"
+    same = [
+        bool(np.allclose(fwd[i], rev[-1 - i], rtol=0, atol=tol))
+        for i in range(len(fwd))
+    ]
+    return "last-moves" if not same[-1] and all(same[:-1]) else "all-change"
+
+
 def _order(run: Run) -> Worked:
     d = run[module_3.ORDER]
     sent = run.sentence
     return Worked(
-        "same" if d.same and d.diff <= 1e-12 else "different",
+        order_pattern(d),
         {
             "sentence": " ".join(sent),
             "reversed": " ".join(reversed(sent)),
+            "first": sent[0],
             "last": sent[-1],
             "diff": d.diff,
         },
@@ -303,12 +326,29 @@ def _cat_causal(run: Run) -> Worked:
     return Worked(float(w[1, 0]), {"row": _numbers(w[1])})
 
 
+def mask_off_changes() -> tuple[bool, ...]:
+    """For each word of "the cat sat": whether its row of weights changes when the mask is switched off."""
+    _, masked = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # (3, 3)
+    _, unmasked = scaled_dot_product_attention(
+        Q_CAT, K_CAT, V_CAT, causal=False
+    )  # (3, 3)
+    return tuple(
+        not bool(np.allclose(a, b, rtol=0, atol=1e-15))
+        for a, b in zip(masked, unmasked)
+    )
+
+
 def _causal_off(run: Run) -> Worked:
-    _, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=False)  # w: (3, 3)
+    _, masked = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # (3, 3)
+    _, unmasked = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=False)
     options: Rows = [{"name": str(i), "word": word} for i, word in enumerate(WORDS)]
+
+    def rows(w: np.ndarray) -> Rows:
+        return [{"word": word, "row": _numbers(r)} for word, r in zip(WORDS, w)]
+
     return Worked(
-        tuple(str(i) for i, x in enumerate(w[0]) if x > 0),
-        {"first": WORDS[0], "row": _numbers(w[0])},
+        tuple(str(i) for i, changed in enumerate(mask_off_changes()) if changed),
+        {"masked": rows(masked), "unmasked": rows(unmasked), "last": WORDS[-1]},
         options,
     )
 

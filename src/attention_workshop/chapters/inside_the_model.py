@@ -265,6 +265,8 @@ class InsideFacts:
         growth: the toy's score grid for 1 .. ``MAX_TOKENS`` tokens.
         gpt2: GPT-2's sizes and costs.
         n_axes, n_positions, n_features, n_embd: the make-up of a token's input row, and the toy's ``n_embd``.
+        raw_x: ``(T, C)``, the page's input built straight from the vocabulary and :func:`positions`
+            (what the toy's ``x`` is, since it skips GPT-2's LayerNorm ``ln_1``).
     """
 
     walk: Walk
@@ -275,6 +277,7 @@ class InsideFacts:
     n_positions: int
     n_features: int
     n_embd: int
+    raw_x: np.ndarray
 
 
 def facts() -> InsideFacts:
@@ -289,6 +292,7 @@ def facts() -> InsideFacts:
         positions(1).shape[1],
         len(FEATURES),
         TOY.n_embd,
+        np.hstack([[VOCAB[w] for w in WORDS], positions(len(WORDS))]),
     )
 
 
@@ -313,6 +317,15 @@ def _mask_holds(r: InsideFacts) -> bool:
         np.all(weights[:, causal_mask(weights.shape[-1])] == 0.0)
         and np.all(weights[:, 0, 0] == 1.0)
     )
+
+
+def _skips_ln_1(r: InsideFacts) -> bool:
+    """The toy's x is the raw input row, and that row is not what LayerNorm would make of it."""
+    x = r.walk.x  # (T, C)
+    normalised = np.allclose(x.mean(axis=1), 0, atol=1e-6) and np.allclose(
+        x.std(axis=1), 1, atol=1e-3
+    )
+    return bool(np.array_equal(x, r.raw_x)) and not normalised
 
 
 def _doubling_quadruples(r: InsideFacts) -> bool:
@@ -360,6 +373,11 @@ CLAIMS: tuple[Claim[InsideFacts], ...] = (
         "inside.bias_adds_negligible",
         "the bias adds left out are under 0.1% of the two projections",
         lambda r: r.gpt2.bias_share < 1e-3,
+    ),
+    Claim(
+        "inside.toy_skips_ln_1",
+        "the toy's x is the raw input (axes and position numbers), not normalised by GPT-2's ln_1",
+        _skips_ln_1,
     ),
     Claim(
         "inside.input_fills_n_embd",

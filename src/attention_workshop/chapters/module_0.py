@@ -8,7 +8,7 @@ where ``exp`` overflows).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from ._section import Claim, Context, Section
 
 __all__ = [
     "PAIRS",
+    "PLOTTED",
     "Vocabulary",
     "SoftmaxDemo",
     "SoftmaxShift",
@@ -35,6 +36,8 @@ PAIRS: tuple[tuple[str, str], ...] = (
     ("water", "fish"),
     ("the", "bank"),
 )
+#: The words Module 0's figure draws on its first two axes (water, money).
+PLOTTED: tuple[str, ...] = ("river", "boat", "savings", "vault", "bank", "the")
 
 
 def dot_terms(a: str, b: str) -> tuple[np.ndarray, float]:
@@ -56,10 +59,13 @@ def softmax_naive(x: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Vocabulary:
-    """Dot products of :data:`PAIRS`: ``dots["river.bank"]`` is river · bank."""
+    """Dot products of :data:`PAIRS`: ``dots["river.bank"]`` is river · bank; ``points`` are the
+    :data:`PLOTTED` words on the first two axes (water, money), ``(water, money)`` each."""
 
     pairs: tuple[tuple[str, str], ...]
     dots: dict[str, float]
+    plotted: tuple[str, ...] = PLOTTED
+    points: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def _vocabulary(ctx: Context) -> Vocabulary:
@@ -69,7 +75,9 @@ def _vocabulary(ctx: Context) -> Vocabulary:
     for a, b in PAIRS:
         ctx.log(f"  {a:>8} . {b:<8} = {f.fixed(dots[f'{a}.{b}'], 2)}")
     ctx.show(**{f"dot_{a}_{b}": f.fixed(dots[f"{a}.{b}"], 2) for a, b in PAIRS})
-    return Vocabulary(PAIRS, dots)
+    X = embed(PLOTTED)  # (n, d_model)
+    points = {w: (float(x[0]), float(x[1])) for w, x in zip(PLOTTED, X)}
+    return Vocabulary(PAIRS, dots, PLOTTED, points)
 
 
 # --------------------------------------------------------------------------- softmax

@@ -171,6 +171,14 @@ SIMPLE = Section(
             default_only=True,
         ),
         Claim(
+            "simple.rows_sum_to_one",
+            "in both sentences, every row of weights sums to 1",
+            lambda r: all(
+                bool(np.allclose(s.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12))
+                for s in (r.first, r.contrast)
+            ),
+        ),
+        Claim(
             "simple.bank_moves_to_water",
             "in 'the river bank', bank's output moves toward water",
             lambda r: bool(r.first.out[-1, 0] > r.first.out[-1, 1]),

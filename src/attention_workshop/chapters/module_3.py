@@ -48,9 +48,9 @@ class GeneralHead:
     diff: float
     diff_causal: float
     eps: float
-    W_q: np.ndarray
-    W_k: np.ndarray
-    W_v: np.ndarray
+    W_Q: np.ndarray
+    W_K: np.ndarray
+    W_V: np.ndarray
 
 
 def _general_head(ctx: Context) -> GeneralHead:
@@ -59,11 +59,11 @@ def _general_head(ctx: Context) -> GeneralHead:
     rng = np.random.default_rng(ctx.seed)
     X = embed(ctx.sentence)
     d_model, d_k = X.shape[1], 3
-    W_q = rng.standard_normal((d_model, d_k))
-    W_k = rng.standard_normal((d_model, d_k))
-    W_v = rng.standard_normal((d_model, d_k))
+    W_Q = rng.standard_normal((d_model, d_k))
+    W_K = rng.standard_normal((d_model, d_k))
+    W_V = rng.standard_normal((d_model, d_k))
     diffs = {
-        causal: ctx.refs.compare_with_torch(X, W_q, W_k, W_v, causal)
+        causal: ctx.refs.compare_with_torch(X, W_Q, W_K, W_V, causal)
         for causal in (False, True)
     }
     ctx.log(
@@ -86,7 +86,7 @@ def _general_head(ctx: Context) -> GeneralHead:
         ulps=f.fixed(max(diffs.values()) / EPS, 2),
         d_k=str(d_k),
     )
-    return GeneralHead(diffs[False], diffs[True], EPS, W_q, W_k, W_v)
+    return GeneralHead(diffs[False], diffs[True], EPS, W_Q, W_K, W_V)
 
 
 GENERAL_HEAD = Section(
@@ -273,7 +273,7 @@ PRICE = Section(
     claims=(
         Claim(
             "price.per_head",
-            "one GPT-2 head holds 147,456 numbers in W_q, W_k, W_v",
+            "one GPT-2 head holds 147,456 numbers in W_Q, W_K, W_V",
             lambda r: r.per_head == 147_456,
         ),
         Claim(
