@@ -17,7 +17,8 @@ DATA_FILE = (
     / "src"
     / "attention_workshop"
     / "chapters"
-    / "final_exam.toml"
+    / "final_exam"
+    / "questions.toml"
 )
 #: How many questions the data file holds, counted in its text (not by the loader under test).
 N = len(

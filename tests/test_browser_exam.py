@@ -2,7 +2,7 @@
 
 The exam is completed by keyboard alone (Tab, arrow keys, Space, typing, Enter); the
 page's grading (docs/assets/exam/exam.js) is checked against the Python grader
-(attention_workshop.chapters.final_exam_grading.grade) on the same answers, edge cases included.
+(attention_workshop.chapters.final_exam.grading.grade) on the same answers, edge cases included.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import re
 import pytest
 
 from attention_workshop.build import exam_page
-from attention_workshop.chapters import final_exam, final_exam_grading
+from attention_workshop.chapters import final_exam
+from attention_workshop.chapters.final_exam import grading as final_exam_grading
 
 from .exam_sheets import (
     PASS,

@@ -189,8 +189,9 @@ def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
 
 
 def test_a_section_quoted_on_another_page_is_stated_on_both(results):
-    """The wired head's weights are Module 2's section, and Module 3 quotes its log excerpt too."""
+    """The PyTorch cross-check is Module 3's section, and Reproducing quotes its values too."""
     from attention_workshop.build.sources import stated_on
 
-    assert stated_on("wired_head") == ["module-2.md", "module-3.md"]
+    assert stated_on("general_head") == ["module-3.md", "reproducing.md"]
+    assert stated_on("wired_head") == ["module-2.md"]
     assert stated_on("final_exam") == ["final-exam.md"]

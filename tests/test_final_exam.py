@@ -23,12 +23,12 @@ from attention_workshop.build.experiment import SEED
 from attention_workshop.build.pages import results as build_results
 from attention_workshop.chapters import (
     final_exam,
-    final_exam_answers,
     module_0,
     module_1,
     module_2,
     module_3,
 )
+from attention_workshop.chapters.final_exam import answers_late as final_exam_answers
 from attention_workshop.core import attention
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 
@@ -459,13 +459,13 @@ def _simple(**changes):
 
 def _replace_texts(monkeypatch, edit):
     real = final_exam.texts
-    monkeypatch.setattr(final_exam, "texts", lambda: edit(real()))
+    # the exam reads the words where premises.exam looks them up
+    monkeypatch.setattr(final_exam.premises, "texts", lambda: edit(real()))
 
 
 def _tie_at_the_top(mp):
-    mp.setitem(
-        VOCAB, "the", VOCAB["river"]
-    )  # the . bank is now river . bank, the largest
+    # the . bank is now river . bank, the largest
+    mp.setitem(VOCAB, "the", VOCAB["river"])
     return RESULTS
 
 
@@ -534,7 +534,7 @@ BREAKS = {
     ),
     # the last word's row changes too: the mask hid something from it
     "mask_off_some_rows": lambda mp: (
-        mp.setattr(final_exam, "mask_off_changes", lambda: (True, True, True)),
+        mp.setattr(final_exam.premises, "mask_off_changes", lambda: (True, True, True)),
         RESULTS,
     )[1],
 }

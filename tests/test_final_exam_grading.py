@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from attention_workshop.build import exam_page
-from attention_workshop.chapters.final_exam_grading import (
+from attention_workshop.chapters.final_exam.grading import (
     PASS_MARK,
     grade,
     is_correct,

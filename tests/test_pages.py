@@ -66,7 +66,7 @@ def test_the_fingerprint_follows_the_packages_source(monkeypatch, tmp_path):
     assert pages.source_fingerprint() == first, "nothing changed, nothing moves"
     (package / "toy.py").write_text((package / "toy.py").read_text() + "\n# an edit\n")
     assert pages.source_fingerprint() != first
-    exam = package / "chapters" / "final_exam.toml"
+    exam = package / "chapters" / "final_exam" / "questions.toml"
     before = pages.source_fingerprint()
     exam.write_text(exam.read_text() + "\n# an edit to the exam's questions\n")
     assert pages.source_fingerprint() != before, (

@@ -82,7 +82,7 @@ def test_two_wheels_of_one_commit_are_the_same_bytes(tmp_path, monkeypatch):
     # 1700000000 s after 1970 is 2023-11-14 22:13:20 UTC (zip keeps even seconds)
     assert dates == {(2023, 11, 14, 22, 13, 20)}
     assert "attention_workshop/build/cli.py" in names
-    assert "attention_workshop/chapters/final_exam.toml" in names
+    assert "attention_workshop/chapters/final_exam/questions.toml" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 
 

@@ -14,7 +14,7 @@ import html
 import json
 
 from ..chapters.final_exam import Question, exam
-from ..chapters.final_exam_grading import PASS_MARK, SLACK, pass_count
+from ..chapters.final_exam.grading import PASS_MARK, SLACK, pass_count
 from .pages import GENERATED, results
 
 __all__ = [

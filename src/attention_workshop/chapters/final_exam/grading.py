@@ -11,7 +11,7 @@ import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 
-from .final_exam import Question
+from .questions import Question
 
 __all__ = [
     "PASS_MARK",

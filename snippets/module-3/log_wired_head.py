@@ -1,3 +1,0 @@
-from attention_workshop.build.render import log_excerpt
-
-print(log_excerpt("wired_head"))
