@@ -26,10 +26,12 @@ def _nav_files(nav) -> list[str]:
 
 
 class _Loader(yaml.SafeLoader):
-    """mkdocs.yml with its !!python tags (none are needed to read the nav) read as plain values."""
+    """mkdocs.yml with its !!python and !ENV tags (none are needed to read the nav) read as plain values."""
 
 
 _Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda *a: None)
+# !ENV [NAME, default]: an environment value (site_url, repo_url), not part of the nav
+_Loader.add_constructor("!ENV", lambda *a: None)
 
 
 def pages() -> list[tuple[str, str]]:

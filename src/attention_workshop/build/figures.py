@@ -24,7 +24,7 @@ from ..chapters.layer_sizes import step_costs
 from ..gpt2 import GPT2
 from ..handcalc import K_CAT, WORDS
 from ..toy import AXES
-from . import charts
+from . import charts, charts_scale, charts_steps
 from .plotting import DARK, LIGHT, PALETTES, Palette, contrast, pyplot, svg
 from .results import Results
 
@@ -60,7 +60,8 @@ def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
 
 def draw(r: Results) -> None:
     """Add the run's figures (SVG, both schemes) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
-    _draw_lessons(r)
+    _draw_modules_0_1(r)
+    _draw_modules_2_3(r)
     _draw_step_by_step(r)
     _draw_gpt2(r)
     _draw_log_map(r)
@@ -70,11 +71,9 @@ def _weights_csv(words: Sequence[str], w: np.ndarray) -> str:
     return table_csv(["query", *words], [[q, *row] for q, row in zip(words, w)])
 
 
-def _draw_lessons(r: Results) -> None:
-    """Modules 0 to 3: the words, softmax, bank's move, the wired head (with and without the mask), sqrt(d_k)."""
-    words = r.sentence
+def _draw_modules_0_1(r: Results) -> None:
+    """Modules 0 and 1: the words, softmax, bank's move, and the weights with nothing learned."""
     voc, sm, simple = r[module_0.VOCABULARY], r[module_0.SOFTMAX], r[module_1.SIMPLE]
-    wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
     pts = {w: voc.points[w] for w in voc.plotted}
     r.figures.update(themed("words.svg", partial(charts.word_arrows, pts, AXES[:2])))
     r.tables["words.csv"] = table_csv(
@@ -103,6 +102,12 @@ def _draw_lessons(r: Results) -> None:
             )
         )
         r.tables[name.replace(".svg", ".csv")] = _weights_csv(run.sentence, run.weights)
+
+
+def _draw_modules_2_3(r: Results) -> None:
+    """Modules 2 and 3: the wired head with and without the mask, and sqrt(d_k)."""
+    words = r.sentence
+    wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
     title = f'Wired head, "{" ".join(words)}"'
     r.figures.update(
         themed(
@@ -152,7 +157,11 @@ def _draw_step_by_step(r: Results) -> None:
     keys = [(w, (float(k[0]), float(k[1]))) for w, k in zip(WORDS, K_CAT)]
     q = (float(score.q[0]), float(score.q[1]))
     draw_proj = partial(
-        charts.projections, keys, q, WORDS[score.query], [float(x) for x in score.raw]
+        charts_steps.projections,
+        keys,
+        q,
+        WORDS[score.query],
+        [float(x) for x in score.raw],
     )
     r.figures.update(themed("cat-sat-projections.svg", draw_proj))
     r.tables["cat-sat-projections.csv"] = table_csv(
@@ -163,7 +172,8 @@ def _draw_step_by_step(r: Results) -> None:
     masked, unmasked = runs["base"].weights, runs["no_mask"].weights
     r.figures.update(
         themed(
-            "cat-sat-weights.svg", partial(charts.mask_bars, WORDS, unmasked, masked)
+            "cat-sat-weights.svg",
+            partial(charts_steps.mask_bars, WORDS, unmasked, masked),
         )
     )
     r.tables["cat-sat-weights.csv"] = table_csv(
@@ -178,8 +188,8 @@ def _draw_step_by_step(r: Results) -> None:
 
 def _draw_gpt2(r: Results) -> None:
     """Inside the model: GPT-2's matrices beside the toy's, to scale, and each step's FLOPs at full context."""
-    blocks = charts.matrix_blocks(TOY, GPT2)
-    r.figures.update(themed("gpt2-blocks.svg", partial(charts.blocks, blocks)))
+    blocks = charts_scale.matrix_blocks(TOY, GPT2)
+    r.figures.update(themed("gpt2-blocks.svg", partial(charts_scale.blocks, blocks)))
     r.tables["gpt2-blocks.csv"] = table_csv(
         ["matrix", "rows", "columns", "numbers"],
         [[name, rows, cols, rows * cols] for name, rows, cols, _ in blocks],
@@ -187,7 +197,7 @@ def _draw_gpt2(r: Results) -> None:
     costs = step_costs(GPT2.n_ctx, GPT2)
     bars = [(s.step.title, s.flops) for s in costs.steps]
     r.figures.update(
-        themed("gpt2-flops.svg", partial(charts.flop_bars, bars, GPT2.n_ctx))
+        themed("gpt2-flops.svg", partial(charts_scale.flop_bars, bars, GPT2.n_ctx))
     )
     r.tables["gpt2-flops.csv"] = table_csv(["step", "flops"], [list(b) for b in bars])
 
@@ -210,7 +220,7 @@ def _draw_log_map(r: Results) -> None:
         for s in r.sections.values()
     ]
     pages = [p for p, _ in _PAGES if any(p == page for page, *_ in spans)]
-    draw_map = partial(charts.log_map, spans, pages, len(r.lines))
+    draw_map = partial(charts_scale.log_map, spans, pages, len(r.lines))
     r.figures.update(themed("log-map.svg", draw_map))
     r.tables["log-map.csv"] = table_csv(
         ["section", "page", "first_line", "last_line"],

@@ -1,45 +1,32 @@
-"""Module 1, "Attention with nothing learned": every word blends in every other word.
+"""Module 1's second section, ``simple_limits``: what attention with nothing learned cannot do.
 
-Sections of results.log: ``simple`` (scores and weights on the running sentence and on
-"the savings bank", and bank's output) and ``simple_limits`` (the symmetric score table,
-the outputs, what each word keeps for itself, bank's lean, and a longer neighbour).
+The symmetric score table, the outputs, what each word keeps for itself, bank's lean, and a
+longer neighbour that outscores the word itself.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
-from ..core import simple_attention
-from ..toy import AXES, SENT_MONEY, embed, lean
-from ._section import Claim, Context, Section
+from ...core import simple_attention
+from ...toy import AXES, SENT_MONEY, embed, lean
+from .._section import Claim, Context, Section
+from .simple import simple_scores
 
 __all__ = [
     "SENT_LONGER",
-    "SimpleRun",
-    "Simple",
-    "Longer",
-    "SimpleLimits",
-    "simple_scores",
     "self_and_best_other",
+    "Longer",
     "longer_neighbour",
-    "SECTIONS",
+    "SimpleLimits",
+    "SIMPLE_LIMITS",
 ]
 
 #: Module 1's counterexample: "vault" and "bank" point much the same way, and bank is the longer row.
 SENT_LONGER: tuple[str, ...] = ("the", "vault", "bank")
-
-
-def simple_scores(X: np.ndarray) -> np.ndarray:
-    """Module 1's score table, before softmax: ``X X^T / sqrt(d_model)``, ``(T, T)``."""
-    X = np.asarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise ValueError(f"X must have shape (T, d_model), got shape {X.shape}")
-    return X @ X.T / math.sqrt(X.shape[1])  # (T, d) x (d, T) -> (T, T)
 
 
 def self_and_best_other(weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -99,106 +86,6 @@ def longer_neighbour(sentence: Sequence[str] = SENT_LONGER, word: int = 1) -> Lo
         float(np.linalg.norm(X[word])),
         float(np.linalg.norm(X[j])),
     )
-
-
-# --------------------------------------------------------------------------- simple
-
-
-@dataclass(frozen=True)
-class SimpleRun:
-    """Simple attention on one sentence: its rows ``X`` ``(T, 4)``, scores and weights ``(T, T)``, outputs."""
-
-    sentence: tuple[str, ...]
-    X: np.ndarray
-    scores: np.ndarray
-    weights: np.ndarray
-    out: np.ndarray
-
-
-@dataclass(frozen=True)
-class Simple:
-    """The running sentence (``first``) and "the savings bank" (``contrast``)."""
-
-    first: SimpleRun
-    contrast: SimpleRun
-
-
-def _simple(ctx: Context) -> Simple:
-    f = ctx.fmt
-    runs = {}
-    for name, sent in (("first", ctx.sentence), ("contrast", SENT_MONEY)):
-        X = embed(sent)
-        out, w = simple_attention(X)
-        S = simple_scores(X)  # (T, T), before softmax
-        ctx.log(
-            f'simple attention on "{" ".join(sent)}" (row = who is looking)',
-            f"  scores X X^T / sqrt({X.shape[1]}), before softmax:",
-            *("    " + line for line in f.table(S, sent, sent)),
-            "  weights, softmax of each row:",
-            *("    " + line for line in f.table(w, sent, sent)),
-            f"  {sent[-1]}'s output ({', '.join(AXES)}):",
-            f"    {f.vec(out[-1])}",
-        )
-        runs[name] = SimpleRun(tuple(sent), X, S, w, out)
-        ctx.show(**{f"{name}_last_out": f.vec(out[-1])})
-        for a, ax in enumerate(AXES):
-            ctx.show(
-                **{
-                    f"{name}_last_{ax}": f.fixed(out[-1, a]),
-                    f"{name}_last_{ax}_before": f.fixed(X[-1, a]),
-                }
-            )
-        ctx.show(**{f"{name}_self_min": f.fixed(np.min(np.diag(w)))})
-    return Simple(runs["first"], runs["contrast"])
-
-
-def _self_dominates(r: Simple) -> bool:
-    return all(
-        bool((np.argmax(s.weights, axis=1) == np.arange(len(s.weights))).all())
-        for s in (r.first, r.contrast)
-    )
-
-
-SIMPLE = Section(
-    "simple",
-    "Module 1: attention with nothing learned",
-    _simple,
-    claims=(
-        Claim(
-            "simple.self_attention_dominates",
-            "on the workshop's two sentences, each word's largest single share is on itself",
-            _self_dominates,
-            default_only=True,
-        ),
-        Claim(
-            "simple.rows_sum_to_one",
-            "in both sentences, every row of weights sums to 1",
-            lambda r: all(
-                bool(np.allclose(s.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12))
-                for s in (r.first, r.contrast)
-            ),
-        ),
-        Claim(
-            "simple.bank_moves_to_water",
-            "in 'the river bank', bank's output moves toward water",
-            lambda r: bool(r.first.out[-1, 0] > r.first.out[-1, 1]),
-            default_only=True,
-        ),
-        Claim(
-            "simple.bank_moves_to_money",
-            "in 'the savings bank', bank's output moves toward money",
-            lambda r: bool(r.contrast.out[-1, 1] > r.contrast.out[-1, 0]),
-        ),
-        Claim(
-            "simple_limits.self_below_half",
-            "no word keeps half of its attention for itself, in either sentence",
-            lambda r: all(
-                bool((np.diag(s.weights) < 0.5).all()) for s in (r.first, r.contrast)
-            ),
-            default_only=True,
-        ),
-    ),
-)
 
 
 # --------------------------------------------------------------------------- its limits
@@ -383,5 +270,3 @@ SIMPLE_LIMITS = Section(
         ),
     ),
 )
-
-SECTIONS: tuple[Section[Any], ...] = (SIMPLE, SIMPLE_LIMITS)
