@@ -48,7 +48,7 @@ _HEADER = _SNIPPETS / "notebooks" / "header.md"
 class _Site:
     """mkdocs.yml's site_url (the notebooks link there) and this build's D2 diagrams (they attach them)."""
 
-    url: str = "https://attention-workshop.invalid/"
+    url: str = ""
     diagrams: dict[str, bytes] = field(default_factory=dict)
 
 
@@ -57,7 +57,7 @@ _SITE = _Site()
 
 def configure(site_url: str, diagrams: dict[str, bytes]) -> None:
     """The site's address and the D2 diagrams' SVGs (by name), which notebooks link to and attach."""
-    _SITE.url = site_url or _SITE.url
+    _SITE.url = site_url
     _SITE.diagrams = dict(diagrams)
     _files.cache_clear()
 
@@ -83,17 +83,16 @@ def _notebook(page: str, values: dict[str, str]) -> bytes:
     markdown = notebooks.fill(
         (_DOCS / f"{page}.md").read_text(encoding="utf-8"), values, page
     )
-    url = _SITE.url.rstrip("/")
     header = notebooks.fill(
         _HEADER.read_text(encoding="utf-8"),
         {
             "page.title": _page_title(markdown),
-            "page.url": f"{url}/{page}/",
-            "page.reproducing": f"{url}/reproducing/",
+            "page.file": f"{page}.md",
             "build.commit": values["build.commit"],
         },
         "../snippets/notebooks/header",
     )
+    header, _ = notebooks.links(header, _SITE.url, page, {})
     cells = notebooks.cells(markdown, _SNIPPETS, _SITE.url, page, _SITE.diagrams)
     # the page's title first, then where the notebook comes from
     first, *rest = cells

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["PAGES", "Cell", "fill", "cells", "notebook"]
+__all__ = ["PAGES", "Cell", "fill", "links", "cells", "notebook"]
 
 #: The pages that are also notebooks (a docs/<name>.md each), in the order of the site's nav.
 PAGES = ("module-0", "module-1", "module-2", "module-3", "step-by-step", "real-heads")
@@ -88,6 +88,17 @@ def _indented(lines: list[str], start: int) -> int:
     return end
 
 
+def _admonition(mark: str, title: str, inner: list[Cell]) -> str:
+    """An admonition without code as Markdown a notebook shows: a ``<details>`` for a reveal
+    (``???``, open with ``???+``), a titled quote otherwise."""
+    text = "\n\n".join(c.text for c in inner)
+    if mark.startswith("???"):
+        opened = " open" if mark.endswith("+") else ""
+        return f"<details{opened}><summary>{title}</summary>\n\n{text}\n\n</details>"
+    quoted = "\n".join(f"> {ln}".rstrip() for ln in text.split("\n"))
+    return f"> **{title}**\n>\n{quoted}"
+
+
 def _blocks(lines: list[str], snippets: Path) -> list[Cell]:
     """Cells from Markdown lines: exec fences become code cells, admonitions become Jupyter's idioms."""
     out: list[Cell] = []
@@ -121,24 +132,15 @@ def _blocks(lines: list[str], snippets: Path) -> list[Cell]:
             i = end + 1
         elif note:
             end = _indented(lines, i + 1)
-            body = [ln[4:] for ln in lines[i + 1 : end]]
-            inner = _blocks(body, snippets)
+            inner = _blocks([ln[4:] for ln in lines[i + 1 : end]], snippets)
             title = note.group("title") or note.group("kind").capitalize()
             if any(c.kind == "code" for c in inner):
                 # a code cell cannot sit inside a quote or a <details>: the title leads the cells
                 md.append(f"**{title}**")
                 flush()
                 out.extend(inner)
-            elif note.group("mark").startswith("???"):
-                opened = " open" if note.group("mark").endswith("+") else ""
-                text = "\n\n".join(c.text for c in inner)
-                md.append(
-                    f"<details{opened}><summary>{title}</summary>\n\n{text}\n\n</details>"
-                )
             else:
-                text = "\n\n".join(c.text for c in inner)
-                quoted = "\n".join(f"> {ln}".rstrip() for ln in text.split("\n"))
-                md.append(f"> **{title}**\n>\n{quoted}")
+                md.append(_admonition(note.group("mark"), title, inner))
             i = end
         else:
             md.append(line)
@@ -155,10 +157,14 @@ def _figure(text: str) -> str:
     )
 
 
-def _links(
+def links(
     text: str, site_url: str, page: str, diagrams: Mapping[str, bytes]
 ) -> tuple[str, dict[str, bytes]]:
-    """Links to the site's pages and files made absolute (``site_url``); D2 images attached."""
+    """Links to the site's pages and files made absolute (``site_url``); D2 images attached.
+
+    Without a ``site_url`` (a build that does not know where it will be published), a link
+    to the site becomes its words alone, and an image its text alternative in italics.
+    """
     attached: dict[str, bytes] = {}
 
     def link(m: re.Match[str]) -> str:
@@ -173,6 +179,10 @@ def _links(
             return f"{m.group(1)}attachment:{stem}.svg)"
         if path.endswith(".md"):
             path = "" if path == "index.md" else path.removesuffix(".md") + "/"
+        if not site_url:
+            # no published address (SITE_URL unset): the words stay, with no link that cannot work
+            label = m.group(1)[m.group(1).index("[") + 1 : -2]
+            return f"*{label}*" if m.group(1).startswith("!") else label
         return f"{m.group(1)}{site_url.rstrip('/')}/{path}{'#' + anchor if anchor else ''})"
 
     return _LINK.sub(link, text), attached
@@ -208,7 +218,7 @@ def cells(
         text = "\n".join(
             _HEADING_ATTRS.sub(r"\1", line) for line in _figure(cell.text).split("\n")
         )
-        text, attached = _links(text, site_url, page, diagrams or {})
+        text, attached = links(text, site_url, page, diagrams or {})
         result.append(
             Cell(
                 "markdown",
