@@ -216,7 +216,9 @@ def test_every_recipe_works_when_followed_literally(tmp_path):
         f"at 2 it is only {warm:.3f}."
     ) in text
     assert "The colder the temperature, the larger each word's largest weight" in text
-    assert 'src="../generated/temperature-cold.svg"' in page
+    # the page shows the drawing of the reader's scheme: the light one and the dark one
+    assert 'src="../generated/temperature-cold.svg#only-light"' in page
+    assert 'src="../generated/temperature-cold-dark.svg#only-dark"' in page
     log = (project / "captures" / "results.log").read_text(encoding="utf-8")
     assert "\n[temperature] Temperature: sharper or softer\n" in log
     assert (project / "captures" / "temperature-cold.csv").is_file()

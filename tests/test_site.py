@@ -89,7 +89,7 @@ def test_the_head_is_seven_lines_of_maths_after_its_check():
         for node in body
         if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
     ]
-    assert "_check_head" in ast.unparse(body[0])
+    assert "check_head(" in ast.unparse(body[0])
     assert len(body[1:]) == 7, [ast.unparse(n).splitlines()[0] for n in body[1:]]
 
 
