@@ -13,6 +13,7 @@ from attention_workshop.validation import (
     as_float,
     check_gpt2_layer,
     check_head,
+    check_qkv,
     check_scores,
     need_bool,
     need_ndim,
@@ -54,6 +55,23 @@ def test_need_bool_and_need_ndim_name_what_they_got():
 def test_check_scores_refuses_what_softmax_cannot_share(x, axis, message):
     with pytest.raises(ValueError, match=message):
         check_scores(x, axis)
+
+
+def test_check_qkv_gives_one_dtype_and_names_the_shapes_that_clash():
+    Q = np.zeros((2, 3, 4), dtype=np.float32)
+    K = np.zeros((5, 4), dtype=np.float32)
+    V = np.zeros((5, 6), dtype=np.float64)
+    out = check_qkv(Q, K, V)
+    assert [a.dtype for a in out] == [np.float64] * 3
+    assert [a.shape for a in out] == [(2, 3, 4), (5, 4), (5, 6)]
+    with pytest.raises(ValueError, match=r"Q has shape \(3, 4\), K has shape \(5, 2\)"):
+        check_qkv(np.zeros((3, 4)), np.zeros((5, 2)), V)
+    with pytest.raises(ValueError, match=r"K has shape \(5, 4\), V has shape \(4, 6\)"):
+        check_qkv(Q, K, np.zeros((4, 6)))
+    with pytest.raises(ValueError, match=r"V must have shape \(\.\.\., S, d_v\)"):
+        check_qkv(Q, K, np.zeros(5))
+    with pytest.raises(ValueError, match=r"leading \(batch\) sizes"):
+        check_qkv(Q, np.zeros((3, 5, 4)), np.zeros((3, 5, 6)))
 
 
 def test_check_head_names_both_shapes():

@@ -14,6 +14,7 @@ from .validation import (
     as_float,
     check_gpt2_layer,
     check_head,
+    check_qkv,
     check_scores,
     need_bool,
     need_ndim,
@@ -91,40 +92,8 @@ def scaled_dot_product_attention(
         ``(out, weights)``: ``out`` is ``(..., T, d_v)``, ``weights`` is ``(..., T, S)``.
     """
     causal = need_bool("causal", causal)
-    Q, K, V = as_float("Q", Q), as_float("K", K), as_float("V", V)
-    for name, a, form in (
-        ("Q", Q, "(..., T, d_k)"),
-        ("K", K, "(..., S, d_k)"),
-        ("V", V, "(..., S, d_v)"),
-    ):
-        if a.ndim < 2:
-            raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
-    for name, a in (("Q", Q), ("K", K), ("V", V)):
-        if 0 in a.shape[-2:]:
-            raise ValueError(
-                f"{name} needs at least one row and one column, got shape {a.shape}"
-            )
-    if Q.shape[-1] != K.shape[-1]:
-        raise ValueError(
-            f"Q and K must share their last size d_k: Q has shape {Q.shape}, K has shape {K.shape}"
-        )
-    if K.shape[-2] != V.shape[-2]:
-        raise ValueError(
-            f"K and V must have one row per key (S): K has shape {K.shape}, V has shape {V.shape}"
-        )
-    try:
-        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
-    except ValueError:
-        raise ValueError(
-            f"the leading (batch) sizes of Q, K, V do not fit together: "
-            f"Q {Q.shape}, K {K.shape}, V {V.shape}"
-        ) from None
-    dtype = np.result_type(Q, K, V)
-    Q, K, V = (
-        Q.astype(dtype, copy=False),
-        K.astype(dtype, copy=False),
-        V.astype(dtype, copy=False),
-    )
+    Q, K, V = check_qkv(Q, K, V)
+    dtype = Q.dtype
     T, S = Q.shape[-2], K.shape[-2]
     # keep float32 as float32 under NumPy 2
     scale = dtype.type(1.0 / np.sqrt(Q.shape[-1]))

@@ -80,21 +80,10 @@ def _matrix(name: str, a: object) -> np.ndarray:
     return arr
 
 
-def by_hand(
-    Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: bool = False
-) -> HandCalc:
-    """One query's attention, step by step, in plain Python arithmetic (no matrix products).
-
-    Args:
-        Q: ``(T, d_k)`` queries.
-        K: ``(S, d_k)`` keys.
-        V: ``(S, d_v)`` values.
-        query: which row of ``Q`` asks (0-based).
-        causal: hide the keys after the query (``j > query``), as step 5 does.
-
-    Returns:
-        A :class:`HandCalc` with every intermediate number.
-    """
+def _check(
+    Q: object, K: object, V: object, query: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``Q``, ``K``, ``V`` as float64 matrices that fit together, and ``query`` one of Q's rows."""
     Q, K, V = _matrix("Q", Q), _matrix("K", K), _matrix("V", V)
     if Q.shape[1] != K.shape[1]:
         raise ValueError(
@@ -110,6 +99,25 @@ def by_hand(
         or not 0 <= query < len(Q)
     ):
         raise ValueError(f"query must be a row of Q, 0 to {len(Q) - 1}, got {query!r}")
+    return Q, K, V
+
+
+def by_hand(
+    Q: np.ndarray, K: np.ndarray, V: np.ndarray, query: int, causal: bool = False
+) -> HandCalc:
+    """One query's attention, step by step, in plain Python arithmetic (no matrix products).
+
+    Args:
+        Q: ``(T, d_k)`` queries.
+        K: ``(S, d_k)`` keys.
+        V: ``(S, d_v)`` values.
+        query: which row of ``Q`` asks (0-based).
+        causal: hide the keys after the query (``j > query``), as step 5 does.
+
+    Returns:
+        A :class:`HandCalc` with every intermediate number.
+    """
+    Q, K, V = _check(Q, K, V, query)
     S, d_k = K.shape
     q = Q[query]
     # (S, d_k)

@@ -13,6 +13,7 @@ __all__ = [
     "need_bool",
     "need_ndim",
     "check_scores",
+    "check_qkv",
     "check_head",
     "check_gpt2_layer",
 ]
@@ -67,6 +68,49 @@ def check_scores(x: object, axis: object) -> np.ndarray:
             "so there is nothing to share the weight between"
         )
     return x
+
+
+def check_qkv(
+    Q: object, K: object, V: object
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Queries, keys and values for the attention core, in one dtype, with errors a reader can act on.
+
+    Shapes: ``Q`` ``(..., T, d_k)``, ``K`` ``(..., S, d_k)``, ``V`` ``(..., S, d_v)``.
+    """
+    Q, K, V = as_float("Q", Q), as_float("K", K), as_float("V", V)
+    for name, a, form in (
+        ("Q", Q, "(..., T, d_k)"),
+        ("K", K, "(..., S, d_k)"),
+        ("V", V, "(..., S, d_v)"),
+    ):
+        if a.ndim < 2:
+            raise ValueError(f"{name} must have shape {form}, got shape {a.shape}")
+    for name, a in (("Q", Q), ("K", K), ("V", V)):
+        if 0 in a.shape[-2:]:
+            raise ValueError(
+                f"{name} needs at least one row and one column, got shape {a.shape}"
+            )
+    if Q.shape[-1] != K.shape[-1]:
+        raise ValueError(
+            f"Q and K must share their last size d_k: Q has shape {Q.shape}, K has shape {K.shape}"
+        )
+    if K.shape[-2] != V.shape[-2]:
+        raise ValueError(
+            f"K and V must have one row per key (S): K has shape {K.shape}, V has shape {V.shape}"
+        )
+    try:
+        np.broadcast_shapes(Q.shape[:-2], K.shape[:-2], V.shape[:-2])
+    except ValueError:
+        raise ValueError(
+            f"the leading (batch) sizes of Q, K, V do not fit together: "
+            f"Q {Q.shape}, K {K.shape}, V {V.shape}"
+        ) from None
+    dtype = np.result_type(Q, K, V)
+    return (
+        Q.astype(dtype, copy=False),
+        K.astype(dtype, copy=False),
+        V.astype(dtype, copy=False),
+    )
 
 
 def check_head(

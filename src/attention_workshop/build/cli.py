@@ -19,25 +19,7 @@ __all__ = ["main"]
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: run the experiment and write its captures."""
-    invoked = Path(sys.argv[0]).name
-    parser = argparse.ArgumentParser(
-        prog="python -m attention_workshop.experiment"
-        if invoked in ("experiment.py", "__main__.py")
-        else invoked,
-        description="Run the attention workshop's experiment and write results.log and figures.",
-    )
-    parser.add_argument(
-        "--out",
-        default="captures",
-        help="folder to write into, replaced as a whole: a new or empty folder, or one "
-        "an earlier run wrote (default: captures)",
-    )
-    parser.add_argument(
-        "--sentence",
-        default=" ".join(SENT_RIVER),
-        help=f"words of the toy vocabulary, at most {MAX_WORDS} of them, "
-        'e.g. "the river bank" (the default)',
-    )
+    parser = _parser()
     args = parser.parse_args(argv)
     out = Path(args.out)
     # the sentence and the folder are checked before any work
@@ -69,6 +51,30 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(path)
     print(f"{checked} claims the pages make hold for this run", file=sys.stderr)
     return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line's options, named after how it was invoked."""
+    invoked = Path(sys.argv[0]).name
+    parser = argparse.ArgumentParser(
+        prog="python -m attention_workshop.experiment"
+        if invoked in ("experiment.py", "__main__.py")
+        else invoked,
+        description="Run the attention workshop's experiment and write results.log and figures.",
+    )
+    parser.add_argument(
+        "--out",
+        default="captures",
+        help="folder to write into, replaced as a whole: a new or empty folder, or one "
+        "an earlier run wrote (default: captures)",
+    )
+    parser.add_argument(
+        "--sentence",
+        default=" ".join(SENT_RIVER),
+        help=f"words of the toy vocabulary, at most {MAX_WORDS} of them, "
+        'e.g. "the river bank" (the default)',
+    )
+    return parser
 
 
 def _check_out(out: Path) -> None:
