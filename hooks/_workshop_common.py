@@ -18,6 +18,7 @@ import re
 import sys
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 PACKAGE = "attention_workshop"
 _TAGS = re.compile(r"<[^>]+>")
@@ -40,6 +41,20 @@ def fresh_pages() -> ModuleType:
     for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
         del sys.modules[name]
     return pages()
+
+
+def cache() -> ModuleType:
+    """The content-addressed cache of the build's expensive results (``enable``, ``FRESH=1``)."""
+    import attention_workshop.build.cache as module
+
+    return module
+
+
+def fonts() -> ModuleType:
+    """The math font's subset (``FONT``, ``SUBSET``, ``math_text``, ``subset``)."""
+    import attention_workshop.build.fonts as module
+
+    return module
 
 
 def pages() -> ModuleType:
@@ -82,6 +97,13 @@ def check_sizes() -> Callable[..., list[tuple[str, int]]]:
     from attention_workshop.build.diagrams import check_sizes as check
 
     return check
+
+
+def run_d2() -> Callable[..., Any]:
+    """``run_d2(args, input=None)``: the d2 binary's run, cached by the build (``subprocess.run``'s result)."""
+    from attention_workshop.build.diagrams import run_d2 as run
+
+    return run
 
 
 def plain_text(fragment: str) -> str:

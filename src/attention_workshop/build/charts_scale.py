@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..gpt2 import GPT2Config
 from . import fmt
 from .charts import plain_axes
 from .plotting import Palette, pyplot, svg
+
+# Types only: a cached drawing is keyed on the code it imports (build/cache.py), not the maths
+if TYPE_CHECKING:
+    from ..gpt2 import GPT2Config
 
 __all__ = ["Block", "matrix_blocks", "blocks", "flop_bars", "log_map"]
 

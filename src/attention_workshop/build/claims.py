@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..chapters import Claim, final_exam, inside_the_model, real_heads
-from . import claim_runner
+from . import claim_runner, real_heads_page
 from .claim_runner import SECTION_CLAIMS, ClaimError, Page
 from .results import Results
 
@@ -24,7 +24,7 @@ def _inside_facts(_: Results) -> inside_the_model.InsideFacts:
 
 
 def _real_heads(_: Results) -> real_heads.RealHeads:
-    return real_heads.facts()
+    return real_heads_page.facts()
 
 
 #: Pages whose claims test the page's own result: (subject key, how to compute it from a run, the claims).

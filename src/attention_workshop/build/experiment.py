@@ -115,7 +115,7 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
 
     words = check_sentence(sentence)
     r = Results(sentence=words)
-    v = versions()
+    v = r.versions = versions()
     r.lines.append("# attention-workshop results.log")
     r.lines.extend(
         f"# {name}: {v[name]}"

@@ -15,6 +15,7 @@ from . import fmt
 from .real_heads_page import (
     INDEX_PATH,
     class_label,
+    facts,
     grid_desc,
     grid_file,
     head_desc,
@@ -51,7 +52,7 @@ def figure(path: str, alt: str, caption: str) -> str:
 
 def sentences_table() -> str:
     """The page's sentences: the text, its number of tokens, what it was chosen to show."""
-    f = rh.facts()
+    f = facts()
     rows = [
         f"| {n} | {h.sentence.text} | {len(h.tokens)} | {h.sentence.shows} |"
         for n, h in enumerate(f.heads, 1)
@@ -62,7 +63,7 @@ def sentences_table() -> str:
 
 def counts_table() -> str:
     """How many heads each sentence puts in each class (sentences down, classes across)."""
-    f = rh.facts()
+    f = facts()
     counts = f.counts()  # (sentences, classes)
     head = "| sentence | " + " | ".join(rh.LABELS[c] for c in rh.CLASSES) + " |"
     rule = "|:--|" + "--:|" * len(rh.CLASSES)
@@ -93,7 +94,7 @@ def _indent(text: str) -> str:
 
 def static_grids() -> str:
     """One tab per sentence: its grid as a picture and its table of classes (no JavaScript needed)."""
-    f = rh.facts()
+    f = facts()
     tabs = []
     for n, h in enumerate(f.heads, 1):
         fig = figure(
@@ -110,20 +111,18 @@ def static_grids() -> str:
 
 def head_figure(name: str, caption: str) -> str:
     """One of the heads the page shows large (:func:`.real_heads_page.shown_heads`), by name."""
-    shown = shown_heads(rh.facts())
+    shown = shown_heads(facts())
     if name not in shown:
         raise ValueError(
             f"no head {name!r} is drawn large; there are: {', '.join(shown)}"
         )
     key, head = shown[name]
-    return figure(
-        head_file(key, head), head_desc(rh.facts().sentence(key), head), caption
-    )
+    return figure(head_file(key, head), head_desc(facts().sentence(key), head), caption)
 
 
 def bank_figure(caption: str) -> str:
     """bank's cosine across the bank sentences, going in and after each layer."""
-    f = rh.facts()
+    f = facts()
     b = f.bank
     alt = (
         "Line chart of bank's cosine, going in (layer 0) and after each layer. "
@@ -138,7 +137,7 @@ def bank_figure(caption: str) -> str:
 
 def bank_table() -> str:
     """The two cosines per layer, as a Markdown table."""
-    b = rh.facts().bank
+    b = facts().bank
     rows = [
         f"| {'going in' if n == 0 else f'after layer {n}'} | {fmt.fixed(s, 3)} | {fmt.fixed(t, 3)} |"
         for n, (s, t) in enumerate(zip(b.senses, b.same))
@@ -149,7 +148,7 @@ def bank_table() -> str:
 
 def it_table() -> str:
     """For each ending and noun, the head that sends "it" most to that noun, and its weight."""
-    f = rh.facts()
+    f = facts()
     rows = []
     for ending in f.it.endings:
         for noun in rh.NOUNS:

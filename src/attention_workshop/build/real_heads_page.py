@@ -15,8 +15,25 @@ import numpy as np
 
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads, RealHeads
-from . import figures, fmt
+from . import cache, figures, fmt
 from .head_figures import SHORT, grid_svg, head_svg
+
+
+def facts() -> RealHeads:
+    """The page's measurements (:func:`attention_workshop.chapters.real_heads.facts`).
+
+    A site build keeps them on disk (:mod:`.cache`), keyed on the code of the model and the
+    measures and on the environment (the model's wheel among the distributions); read once
+    per build.
+    """
+    if not cache.enabled():
+        return rh.facts()
+    if not _FACTS:
+        _FACTS.append(cache.call(rh.facts))
+    return _FACTS[0]
+
+
+_FACTS: list[RealHeads] = []
 
 __all__ = [
     "DIR",
@@ -213,7 +230,7 @@ def _head_files(f: RealHeads) -> dict[str, str]:
 
 def site_files() -> dict[str, str]:
     """Every file the page needs in the site, ``{path inside the site: text}``."""
-    f = rh.facts()
+    f = facts()
     files = {INDEX_PATH: _json(index_data(f)) + "\n"}
     for h in f.heads:
         key = h.sentence.key

@@ -12,7 +12,7 @@ import numpy as np
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import RealHeads
 from . import fmt
-from .real_heads_page import head_name
+from .real_heads_page import facts, head_name
 
 __all__ = ["values"]
 
@@ -93,5 +93,5 @@ def _copies(f: RealHeads) -> dict[str, str]:
 
 def values(f: RealHeads | None = None) -> dict[str, str]:
     """Every value the page quotes, by name (without the ``real_heads.`` prefix)."""
-    f = rh.facts() if f is None else f
+    f = facts() if f is None else f
     return {**_heads(f), **_bank(f), **_it(f), **_copies(f)}

@@ -37,6 +37,8 @@ class Results:
     show: dict[str, dict[str, str]] = field(default_factory=dict)
     figures: dict[str, str] = field(default_factory=dict)  # file name -> SVG text
     tables: dict[str, str] = field(default_factory=dict)  # file name -> CSV text
+    # the versions stamped at the top of results.log (os, python, numpy, torch, matplotlib)
+    versions: dict[str, str] = field(default_factory=dict)
 
     @property
     def text(self) -> str:

@@ -8,8 +8,9 @@ verified), :func:`context` to fill ``{{ section.name }}`` placeholders, and
 from __future__ import annotations
 
 from ..gpt2 import GPT2
-from . import exam_page, inside_page, pages, real_heads_page, real_heads_values
+from . import cache, exam_page, inside_page, pages, real_heads_page, real_heads_values
 from .pages import GENERATED, build_info, results, stale_captures
+from .results import Results
 
 __all__ = [
     "GENERATED",
@@ -32,6 +33,10 @@ def context() -> dict[str, str]:
     ``build.commit`` (and the other ``build.*``), and GPT-2's sizes as ``gpt2.n_layer``, ``gpt2.n_head``,
     ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
     r = results()
+    # made once per run: the hooks and the snippets ask for it on every page
+    global _CONTEXT
+    if _CONTEXT is not None and _CONTEXT[0] is r:
+        return dict(_CONTEXT[1])
     ctx: dict[str, str] = {}
     for section, values in r.show.items():
         for name, text in values.items():
@@ -45,7 +50,12 @@ def context() -> dict[str, str]:
     ctx.update({f"inside.{k}": v for k, v in inside_page.values().items()})
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})
     ctx.update({f"real_heads.{k}": v for k, v in real_heads_values.values().items()})
-    return ctx
+    _CONTEXT = (r, ctx)
+    return dict(ctx)
+
+
+#: The last run and its values.
+_CONTEXT: tuple[Results, dict[str, str]] | None = None
 
 
 def generated_files() -> dict[str, str]:
@@ -59,7 +69,8 @@ def generated_files() -> dict[str, str]:
     for page in (
         inside_page.site_files(),
         exam_page.site_files(),
-        real_heads_page.site_files(),
+        # the Real heads page's figures and JSON, kept on disk on their code (build/cache.py)
+        cache.call(real_heads_page.site_files),
     ):
         for path, text in page.items():
             if path in files:

@@ -21,6 +21,8 @@ import tempfile
 from importlib.metadata import PackageNotFoundError, requires
 from pathlib import Path
 
+from . import cache
+
 __all__ = [
     "ROOTS",
     "LOCK_NAME",
@@ -152,6 +154,29 @@ def build_wheel(out_dir: Path) -> Path:
         if run.returncode != 0:
             raise RuntimeError(f"building the wheel failed:\n{run.stderr.strip()}")
     return out_dir / run.stdout.strip().splitlines()[-1]
+
+
+def wheel() -> tuple[str, bytes]:
+    """The wheel's file name and bytes (:func:`build_wheel`).
+
+    A site build keeps them on disk (:mod:`.cache`), keyed on every file the wheel is built
+    from, ``SOURCE_DATE_EPOCH`` (its dates) and the environment (setuptools' version among
+    the distributions).
+    """
+    inputs = [(name, (_REPO_DIR / name).read_bytes()) for name in _PROJECT_FILES]
+    inputs += [
+        (path.relative_to(_PACKAGE_DIR).as_posix(), path.read_bytes())
+        for path in sorted(_PACKAGE_DIR.rglob("*"))
+        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts
+    ]
+    k = cache.key("wheel", inputs, os.environ.get("SOURCE_DATE_EPOCH", "0"))
+
+    def build() -> tuple[str, bytes]:
+        with tempfile.TemporaryDirectory() as tmp:
+            path = build_wheel(Path(tmp))
+            return path.name, path.read_bytes()
+
+    return cache.get("wheel", k, build)
 
 
 def _copy(src: Path, dest: Path) -> None:

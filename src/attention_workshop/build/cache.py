@@ -1,0 +1,343 @@
+"""A content-addressed cache of what the site build computes that is expensive and pure.
+
+A result is stored under the hash of everything it depends on (its **key**): the source of
+the package modules its code imports, its inputs, and the environment (:func:`environment`:
+Python, the OS and processor, every installed distribution's version read with
+``importlib.metadata``, the lock files, and the settings that change numbers, such as
+``ATEN_CPU_CAPABILITY``). Change any of them and the key changes: a stale entry is never
+found, so it can never serve a wrong number. When in doubt, a key includes it.
+
+- Where: ``.cache/workshop/`` in the project (git-ignored), or ``WORKSHOP_CACHE`` if set.
+- Who: the site build alone (the hooks :func:`enable` it for the length of a build). The
+  experiment's command line, ``make captures`` and code a test calls run without it.
+- ``FRESH=1``: every result is computed again (and stored); ``make site`` on a release and CI
+  use it. A hit imports neither PyTorch nor Matplotlib: versions are read from metadata.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import hashlib
+import os
+import pickle
+import platform
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from importlib import metadata
+from pathlib import Path
+from typing import Any, TypeVar
+
+__all__ = [
+    "PACKAGE",
+    "enable",
+    "enabled",
+    "fresh",
+    "folder",
+    "environment",
+    "digest",
+    "package_digest",
+    "module_digest",
+    "key",
+    "get",
+    "call",
+    "STATS",
+]
+
+T = TypeVar("T")
+
+PACKAGE = "attention_workshop"
+_PACKAGE_DIR = Path(__file__).resolve().parent.parent
+_ROOT = _PACKAGE_DIR.parent.parent
+#: Environment variables whose value can change a computed number or a drawn byte.
+_NUMERIC_ENV = (
+    "ATEN_",
+    "OMP_",
+    "OPENBLAS_",
+    "MKL_",
+    "KMP_",
+    "NPY_",
+    "MPL",
+    "MATPLOTLIB",
+    "TORCH_",
+    "PYTHONHASHSEED",
+)
+#: Entries kept per kind of result; older ones are removed when a new one is stored.
+KEEP = 24
+#: What the cache did in this process: kind -> [hits, misses].
+STATS: dict[str, list[int]] = {}
+_ENABLED = False
+
+
+def enable(on: bool = True) -> None:
+    """Use the cache (the site build's hooks turn it on at a build's start, off at its end)."""
+    global _ENABLED
+    _ENABLED = on
+
+
+def enabled() -> bool:
+    """Whether results are looked up and stored (``WORKSHOP_CACHE=off`` turns it off everywhere)."""
+    return _ENABLED and os.environ.get("WORKSHOP_CACHE", "") != "off"
+
+
+def fresh() -> bool:
+    """``FRESH=1``: compute everything again (and store it), never read an entry."""
+    return os.environ.get("FRESH", "") not in ("", "0")
+
+
+def folder() -> Path:
+    """Where the entries are: ``$WORKSHOP_CACHE`` or the project's ``.cache/workshop/``."""
+    where = os.environ.get("WORKSHOP_CACHE", "")
+    return Path(where) if where not in ("", "off") else _ROOT / ".cache" / "workshop"
+
+
+def digest(*parts: object) -> str:
+    """A sha256 of ``parts`` (bytes as they are, anything else pickled)."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part if isinstance(part, bytes) else pickle.dumps(part, protocol=4)
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def _files_digest(paths: Iterable[Path]) -> str:
+    h = hashlib.sha256()
+    for path in sorted(paths):
+        h.update(path.relative_to(_PACKAGE_DIR.parent).as_posix().encode() + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def _package_files() -> list[Path]:
+    return [
+        p
+        for p in _PACKAGE_DIR.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
+    ]
+
+
+@functools.lru_cache(maxsize=1)
+def _environment() -> str:
+    os_name = ""
+    with contextlib.suppress(OSError):
+        os_name = Path("/etc/os-release").read_text(encoding="utf-8")
+    cpu = ""
+    with contextlib.suppress(OSError):
+        cpu = "\n".join(
+            line
+            for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
+            if line.startswith(("model name", "flags"))
+        )[:4000]
+    dists = sorted(
+        f"{d.metadata['Name']}=={d.version}"
+        for d in metadata.distributions()
+        if d.metadata["Name"]
+    )
+    locks = {
+        name: (_ROOT / name).read_bytes()
+        for name in ("requirements.lock", "requirements-model.lock")
+        if (_ROOT / name).is_file()
+    }
+    # torch_refs asks for the portable kernels when nothing is set
+    settings = sorted(
+        (
+            {"ATEN_CPU_CAPABILITY": "default"}
+            | {k: v for k, v in os.environ.items() if k.startswith(_NUMERIC_ENV)}
+        ).items()
+    )
+    return digest(
+        sys.version,
+        sys.implementation.name,
+        platform.platform(),
+        platform.machine(),
+        os_name,
+        cpu,
+        dists,
+        locks,
+        settings,
+    )
+
+
+def environment() -> str:
+    """A hash of what every result depends on besides its own code and inputs: Python, the OS,
+    the processor, every installed distribution's version, the lock files, and the settings
+    that change numbers (``ATEN_CPU_CAPABILITY``, BLAS threads, Matplotlib's rc...)."""
+    return _environment()
+
+
+def package_digest() -> str:
+    """A hash of every file of the package (code and data)."""
+    return _files_digest(_package_files())
+
+
+# ------------------------------------------------------------------ what a module's code imports
+
+
+def _module_path(name: str) -> Path | None:
+    rel = Path(*name.split("."))
+    for path in (
+        _PACKAGE_DIR.parent / rel / "__init__.py",
+        _PACKAGE_DIR.parent / f"{rel}.py",
+    ):
+        if path.is_file():
+            return path
+    return None
+
+
+class _Imports(ast.NodeVisitor):
+    """The package modules a module imports when it runs (``if TYPE_CHECKING:`` blocks excluded)."""
+
+    def __init__(self, name: str, is_package: bool) -> None:
+        self.base = name.split(".") if is_package else name.split(".")[:-1]
+        self.found: set[str] = set()
+
+    def visit_If(self, node: ast.If) -> None:
+        test = node.test
+        name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
+        if name == "TYPE_CHECKING":
+            for child in node.orelse:
+                self.visit(child)
+            return
+        self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        self.found.update(a.name for a in node.names)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            parts = self.base[: len(self.base) - node.level + 1]
+            module = ".".join([*parts, *([node.module] if node.module else [])])
+        else:
+            module = node.module or ""
+        subs = [f"{module}.{a.name}" for a in node.names]
+        found = [s for s in subs if _module_path(s) is not None]
+        # `from pkg import submodule` runs pkg's __init__ (its own text) and the submodule
+        self.found.update(found)
+        if len(found) < len(subs):
+            self.found.add(module)
+        else:
+            self.found.add(f"{module}.__init__")
+
+
+@functools.cache
+def _direct(name: str, stamp: tuple[int, int]) -> frozenset[str]:
+    path = _module_path(name)
+    assert path is not None
+    visitor = _Imports(name, path.name == "__init__.py")
+    visitor.visit(ast.parse(path.read_bytes()))
+    return frozenset(m for m in visitor.found if m.split(".")[0] == PACKAGE)
+
+
+def _closure(module: str) -> set[Path]:
+    """The files whose text can change what ``module``'s code does: it, what it imports, transitively,
+    and the ``__init__`` of every package on the way (their own text)."""
+    seen: set[str] = set()
+    files: set[Path] = set()
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        own_only = name.endswith(".__init__")
+        name = name.removesuffix(".__init__")
+        parts = name.split(".")
+        for n in range(1, len(parts)):
+            init = _module_path(".".join(parts[:n]))
+            if init is not None:
+                files.add(init)
+        path = _module_path(name)
+        if path is None:
+            continue
+        files.add(path)
+        if own_only or name in seen:
+            continue
+        seen.add(name)
+        stat = path.stat()
+        todo.extend(_direct(name, (stat.st_mtime_ns, stat.st_size)))
+    return files
+
+
+def module_digest(*modules: str) -> str:
+    """A hash of the code of ``modules`` and of everything they import from the package
+    (with the package's data files, which code may read)."""
+    files: set[Path] = set()
+    for m in modules:
+        files |= _closure(m)
+    data = {p for p in _package_files() if p.suffix not in (".py", ".pyc")}
+    return _files_digest(files | data)
+
+
+# ------------------------------------------------------------------ storing and finding
+
+
+def key(kind: str, *parts: object) -> str:
+    """The key of a result of ``kind`` that depends on ``parts`` (and always on :func:`environment`)."""
+    return digest(kind, environment(), *parts)
+
+
+def _entry(kind: str, k: str) -> Path:
+    return folder() / kind / f"{k}.pickle"
+
+
+def _store(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    entries = sorted(
+        path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    for old in entries[KEEP:]:
+        old.unlink(missing_ok=True)
+
+
+def get(
+    kind: str, k: str, compute: Callable[[], T], keep: Callable[[T], bool] | None = None
+) -> T:
+    """The stored result of ``kind`` under key ``k``, or ``compute()``, stored (when enabled and,
+    with ``keep``, when ``keep(result)`` says so: a failed command is never stored)."""
+    counts = STATS.setdefault(kind, [0, 0])
+    if not enabled():
+        counts[1] += 1
+        return compute()
+    path = _entry(kind, k)
+    if not fresh() and path.is_file():
+        try:
+            with path.open("rb") as f:
+                value: T = pickle.load(f)
+            counts[0] += 1
+            return value
+        # a damaged or unreadable entry is computed again
+        except Exception:
+            path.unlink(missing_ok=True)
+    counts[1] += 1
+    value = compute()
+    if keep is None or keep(value):
+        _store(path, value)
+    return value
+
+
+def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)``, cached on ``fn``'s code (:func:`module_digest` of its module) and its
+    arguments. ``fn`` may be a ``functools.partial``; arguments that cannot be pickled skip the cache."""
+    target, all_args, all_kwargs = fn, args, kwargs
+    while isinstance(target, functools.partial):
+        all_args = (*target.args, *all_args)
+        all_kwargs = {**target.keywords, **all_kwargs}
+        target = target.func
+    module = getattr(target, "__module__", "") or ""
+    if not enabled() or not module.startswith(PACKAGE):
+        return fn(*args, **kwargs)
+    try:
+        inputs = pickle.dumps((all_args, all_kwargs), protocol=4)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return fn(*args, **kwargs)
+    name = f"{module}.{target.__qualname__}"
+    k = key("call", name, module_digest(module), inputs)
+    return get(name.removeprefix(f"{PACKAGE}."), k, lambda: fn(*args, **kwargs))
