@@ -1,0 +1,138 @@
+"""build/fonts.py and hooks/fonts.py: the site serves the math font cut to its formulas' glyphs.
+
+Checked against the full font (read here with fontTools, not through the code under test): every
+character a formula of the built site draws has its glyph in the subset, the ``MATH`` table
+and a bracket's size variants survive, the whole font never reaches the site, and in Chromium
+a bracket around a fraction stretches (taller than one around a letter), with the subset loaded.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from attention_workshop.build import fonts
+
+ROOT = Path(__file__).resolve().parent.parent
+FULL = ROOT / "docs" / "assets" / "fonts" / "latinmodern-math.otf"
+
+
+def _font(data: bytes):
+    from fontTools.ttLib import TTFont
+
+    return TTFont(io.BytesIO(data))
+
+
+class _MathText(HTMLParser):
+    """The text inside every <math> element, and each one-letter <mi>."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth, self.tag, self.text, self.letters = 0, "", [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.depth += tag == "math"
+        self.tag = tag
+
+    def handle_endtag(self, tag):
+        self.depth -= tag == "math"
+
+    def handle_data(self, data):
+        if self.depth:
+            self.text.append(data)
+            if self.tag == "mi" and len(data.strip()) == 1:
+                self.letters.append(data.strip())
+
+
+def test_math_text_reads_formulas_and_italic_letters():
+    page = "<p>x</p><math><mrow><mi>x</mi><mo>=</mo><mfrac><mn>1</mn><mi>h</mi></mfrac></mrow></math>"
+    chars = fonts.math_text(page)
+    # U+1D465 MATHEMATICAL ITALIC SMALL X; italic h is U+210E PLANCK CONSTANT
+    assert {"x", "=", "1", "h", "\U0001d465", "\u210e"} <= chars
+    assert "p" not in chars
+
+
+@pytest.mark.site
+def test_every_formula_character_has_its_glyph_in_the_subset(built_site):
+    subset = _font((built_site / fonts.SUBSET).read_bytes())
+    full = _font(FULL.read_bytes())
+    parser = _MathText()
+    for page in built_site.rglob("*.html"):
+        parser.feed(page.read_text(encoding="utf-8"))
+    drawn = set("".join(parser.text)) - set(" \n\t")
+    # MathML's automatic italic, by Unicode's table: a..z -> U+1D44E.., h -> U+210E
+    for letter in parser.letters:
+        if "a" <= letter <= "z":
+            drawn.add(
+                "\u210e" if letter == "h" else chr(0x1D44E + ord(letter) - ord("a"))
+            )
+        elif "A" <= letter <= "Z":
+            drawn.add(chr(0x1D434 + ord(letter) - ord("A")))
+    assert len(drawn) > 30, "the site's formulas draw more characters than that"
+    in_full = {c for c in drawn if ord(c) in full.getBestCmap()}
+    missing = sorted(c for c in in_full if ord(c) not in subset.getBestCmap())
+    assert missing == [], f"the subset lacks {missing}"
+
+
+@pytest.mark.site
+def test_the_subset_keeps_the_math_table_and_the_brackets_sizes(built_site):
+    data = (built_site / fonts.SUBSET).read_bytes()
+    assert data[:4] == b"wOFF" and len(data) < FULL.stat().st_size / 10
+    subset, full = _font(data), _font(FULL.read_bytes())
+    assert "MATH" in subset
+    paren = full.getBestCmap()[ord("(")]
+    variants = full["MATH"].table.MathVariants
+    index = variants.VertGlyphCoverage.glyphs.index(paren)
+    construction = variants.VertGlyphConstruction[index]
+    sizes = [v.VariantGlyph for v in construction.MathGlyphVariantRecord]
+    assert len(sizes) > 3 and set(sizes) <= set(subset.getGlyphOrder())
+    parts = [p.glyph for p in construction.GlyphAssembly.PartRecords]
+    assert parts and set(parts) <= set(subset.getGlyphOrder())
+
+
+@pytest.mark.site
+def test_the_site_serves_the_subset_and_never_the_whole_font(built_site):
+    assert not list(built_site.rglob("*.otf"))
+    css = (built_site / "assets" / "workshop.css").read_text(encoding="utf-8")
+    url = re.search(r'url\("([^"]+)"\) format\("woff"\)', css)
+    assert url and (built_site / "assets" / url.group(1)).is_file()
+    licence = built_site / "assets" / "fonts" / "LICENSE-latinmodern-math.txt"
+    assert licence.is_file(), "the font's licence ships beside it"
+
+
+BRACKETS = """
+() => {
+  const box = document.createElement("div");
+  box.className = "md-typeset";
+  box.innerHTML = '<p><math id="tall" display="block"><mrow><mo>(</mo><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>)</mo></mrow></math> '
+    + '<math id="flat" display="block"><mrow><mo>(</mo><mi>a</mi><mo>)</mo></mrow></math></p>';
+  document.querySelector("article").append(box);
+  return document.fonts.ready.then(() => {
+    const h = (id) => document.querySelector(`#${id} mo`).getBoundingClientRect().height;
+    const font = performance.getEntriesByType("resource").map((e) => e.name).filter((n) => n.includes("latinmodern"));
+    return { tall: h("tall"), flat: h("flat"), font, loaded: document.fonts.check('16px "Latin Modern Math"') };
+  });
+}
+"""
+
+
+@pytest.mark.browser
+def test_a_bracket_around_a_fraction_stretches(page_and_log, site_url):
+    page, log = page_and_log
+    page.goto(site_url + "module-3/")
+    got = page.evaluate(BRACKETS)
+    assert got["loaded"] and [Path(u).name for u in got["font"]] == [
+        Path(fonts.SUBSET).name
+    ], got
+    assert got["tall"] > 1.4 * got["flat"], got
+    # the control: in a font without a MATH table the same bracket does not stretch
+    heights = page.evaluate(
+        """() => [...document.querySelectorAll('#tall mo, #flat mo')].map((m) => {
+            m.style.fontFamily = 'serif'; return m.getBoundingClientRect().height; })"""
+    )
+    assert max(heights) < 1.2 * min(heights), heights
+    assert log.console_errors == [] and log.foreign_requests == []
