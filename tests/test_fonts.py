@@ -108,7 +108,8 @@ BRACKETS = """
 () => {
   const box = document.createElement("div");
   box.className = "md-typeset";
-  box.innerHTML = '<p><math id="tall" display="block"><mrow><mo>(</mo><mfrac><mi>a</mi><mi>b</mi></mfrac><mo>)</mo></mrow></math> '
+  box.innerHTML = '<p><math id="tall" display="block"><mrow><mo>(</mo>'
+    + '<mfrac><mi>a</mi><mi>b</mi></mfrac><mo>)</mo></mrow></math> '
     + '<math id="flat" display="block"><mrow><mo>(</mo><mi>a</mi><mo>)</mo></mrow></math></p>';
   document.querySelector("article").append(box);
   return document.fonts.ready.then(() => {
