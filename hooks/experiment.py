@@ -92,6 +92,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         hits,
         misses,
     )
+    log.debug("attention_workshop: cache by kind (read, computed): %s", cache.STATS)
     cache.enable(False)
 
 

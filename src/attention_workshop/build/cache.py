@@ -20,6 +20,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import io
 import os
 import pickle
 import platform
@@ -41,6 +42,8 @@ __all__ = [
     "package_digest",
     "module_digest",
     "key",
+    "lookup",
+    "store",
     "get",
     "call",
     "STATS",
@@ -65,7 +68,7 @@ _NUMERIC_ENV = (
     "PYTHONHASHSEED",
 )
 #: Entries kept per kind of result; older ones are removed when a new one is stored.
-KEEP = 24
+KEEP = 100
 #: What the cache did in this process: kind -> [hits, misses].
 STATS: dict[str, list[int]] = {}
 _ENABLED = False
@@ -93,11 +96,21 @@ def folder() -> Path:
     return Path(where) if where not in ("", "off") else _ROOT / ".cache" / "workshop"
 
 
+def _canonical(value: object) -> bytes:
+    """``value`` pickled without the memo: equal values give equal bytes, however their parts
+    are shared (a pickle writes a repeated object as a reference to its first copy)."""
+    buf = io.BytesIO()
+    pickler = pickle.Pickler(buf, protocol=4)
+    pickler.fast = True  # no memo (the values keyed here hold no cycles)
+    pickler.dump(value)
+    return buf.getvalue()
+
+
 def digest(*parts: object) -> str:
-    """A sha256 of ``parts`` (bytes as they are, anything else pickled)."""
+    """A sha256 of ``parts`` (bytes as they are, anything else pickled canonically)."""
     h = hashlib.sha256()
     for part in parts:
-        data = part if isinstance(part, bytes) else pickle.dumps(part, protocol=4)
+        data = part if isinstance(part, bytes) else _canonical(part)
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.hexdigest()
@@ -131,11 +144,28 @@ def _environment() -> str:
             for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
             if line.startswith(("model name", "flags"))
         )[:4000]
+    # every installed distribution, by the name-version of its metadata folder (what
+    # importlib.metadata reads), and the tools whose versions the results stamp
     dists = sorted(
-        f"{d.metadata['Name']}=={d.version}"
-        for d in metadata.distributions()
-        if d.metadata["Name"]
+        p.name
+        for entry in sys.path
+        if Path(entry or ".").is_dir()
+        for p in Path(entry or ".").iterdir()
+        if p.suffix in (".dist-info", ".egg-info")
     )
+    tools = {}
+    for name in (
+        "numpy",
+        "torch",
+        "matplotlib",
+        "mkdocs",
+        "mkdocs-material",
+        "fonttools",
+    ):
+        try:
+            tools[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            tools[name] = ""
     locks = {
         name: (_ROOT / name).read_bytes()
         for name in ("requirements.lock", "requirements-model.lock")
@@ -156,6 +186,7 @@ def _environment() -> str:
         os_name,
         cpu,
         dists,
+        tools,
         locks,
         settings,
     )
@@ -168,9 +199,29 @@ def environment() -> str:
     return _environment()
 
 
+def _stamp() -> tuple[object, ...]:
+    """Each file of the package with its size and date: the digests below change only if this does."""
+    return (
+        _PACKAGE_DIR,
+        *sorted(
+            (str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _package_files()
+        ),
+    )
+
+
+_DIGESTS: dict[tuple[object, ...], str] = {}
+
+
+def _memo(name: tuple[str, ...], make: Callable[[], str]) -> str:
+    stamp = (name, _stamp())
+    if stamp not in _DIGESTS:
+        _DIGESTS[stamp] = make()
+    return _DIGESTS[stamp]
+
+
 def package_digest() -> str:
     """A hash of every file of the package (code and data)."""
-    return _files_digest(_package_files())
+    return _memo(("package",), lambda: _files_digest(_package_files()))
 
 
 # ------------------------------------------------------------------ what a module's code imports
@@ -261,6 +312,10 @@ def _closure(module: str) -> set[Path]:
 def module_digest(*modules: str) -> str:
     """A hash of the code of ``modules`` and of everything they import from the package
     (with the package's data files, which code may read)."""
+    return _memo(modules, lambda: _module_digest(modules))
+
+
+def _module_digest(modules: tuple[str, ...]) -> str:
     files: set[Path] = set()
     for m in modules:
         files |= _closure(m)
@@ -297,29 +352,43 @@ def _store(path: Path, value: object) -> None:
         old.unlink(missing_ok=True)
 
 
+def lookup(kind: str, k: str) -> Any | None:
+    """The stored result of ``kind`` under key ``k``; None when there is none (or the cache is off,
+    or ``FRESH=1``). A damaged entry is removed."""
+    path = _entry(kind, k)
+    if not enabled() or fresh() or not path.is_file():
+        STATS.setdefault(kind, [0, 0])[1] += 1
+        return None
+    try:
+        with path.open("rb") as f:
+            value = pickle.load(f)
+    # a damaged or unreadable entry is computed again
+    except Exception:
+        path.unlink(missing_ok=True)
+        STATS.setdefault(kind, [0, 0])[1] += 1
+        return None
+    STATS.setdefault(kind, [0, 0])[0] += 1
+    return value
+
+
+def store(kind: str, k: str, value: object) -> None:
+    """Keep ``value`` as the result of ``kind`` under key ``k`` (when the cache is on)."""
+    if enabled():
+        _store(_entry(kind, k), value)
+
+
 def get(
     kind: str, k: str, compute: Callable[[], T], keep: Callable[[T], bool] | None = None
 ) -> T:
     """The stored result of ``kind`` under key ``k``, or ``compute()``, stored (when enabled and,
     with ``keep``, when ``keep(result)`` says so: a failed command is never stored)."""
-    counts = STATS.setdefault(kind, [0, 0])
-    if not enabled():
-        counts[1] += 1
-        return compute()
-    path = _entry(kind, k)
-    if not fresh() and path.is_file():
-        try:
-            with path.open("rb") as f:
-                value: T = pickle.load(f)
-            counts[0] += 1
-            return value
-        # a damaged or unreadable entry is computed again
-        except Exception:
-            path.unlink(missing_ok=True)
-    counts[1] += 1
+    found = lookup(kind, k)
+    if found is not None:
+        cached: T = found
+        return cached
     value = compute()
     if keep is None or keep(value):
-        _store(path, value)
+        store(kind, k, value)
     return value
 
 
@@ -335,8 +404,8 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if not enabled() or not module.startswith(PACKAGE):
         return fn(*args, **kwargs)
     try:
-        inputs = pickle.dumps((all_args, all_kwargs), protocol=4)
-    except (pickle.PicklingError, TypeError, AttributeError):
+        inputs = _canonical((all_args, all_kwargs))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return fn(*args, **kwargs)
     name = f"{module}.{target.__qualname__}"
     k = key("call", name, module_digest(module), inputs)

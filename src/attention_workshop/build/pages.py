@@ -70,34 +70,20 @@ def _run(sentence: tuple[str, ...], fingerprint: str) -> Results:
     return cache.get("experiment", key, lambda: _verified_run(sentence))
 
 
-def _stamp() -> tuple[object, ...]:
-    """When and how big each file of the package is: what :func:`source_fingerprint` reads changed
-    only if this did."""
-    return (
-        _PACKAGE_DIR,
-        *(
-            (str(p), p.stat().st_mtime_ns, p.stat().st_size)
-            for p in sorted(_PACKAGE_DIR.rglob("*"))
-            if p.suffix in (".py", ".toml")
-        ),
-    )
-
-
-_FINGERPRINT: dict[tuple[object, ...], str] = {}
+_FINGERPRINT: dict[Path, str] = {}
 
 
 def results(sentence: Sequence[str] = SENT_RIVER) -> Results:
     """The experiment's results for this build: run once, claims verified, then cached.
 
-    The cache is keyed on the sentence and on :func:`source_fingerprint`, so an edit to
-    the package never serves stale numbers. In a site build the run is also kept on disk,
-    keyed on the package's files and the environment (:mod:`.cache`).
+    The cache is keyed on the sentence and on :func:`source_fingerprint` (read once per import:
+    the hooks import the package afresh for each build), so an edit to the package never serves
+    stale numbers. In a site build the run is also kept on disk, keyed on the package's files and
+    the environment (:mod:`.cache`).
     """
-    stamp = _stamp()
-    if stamp not in _FINGERPRINT:
-        _FINGERPRINT.clear()
-        _FINGERPRINT[stamp] = source_fingerprint()
-    return _run(tuple(sentence), _FINGERPRINT[stamp])
+    if _PACKAGE_DIR not in _FINGERPRINT:
+        _FINGERPRINT[_PACKAGE_DIR] = source_fingerprint()
+    return _run(tuple(sentence), _FINGERPRINT[_PACKAGE_DIR])
 
 
 def _git(*args: str) -> str:
