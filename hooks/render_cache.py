@@ -90,6 +90,13 @@ def _includes(markdown: str, root: Path, seen: set[Path]) -> list[tuple[str, byt
     return out
 
 
+def _captures(root: Path) -> str:
+    """captures/'s digest, once per build."""
+    if "captures" not in _BUILD:
+        _BUILD["captures"] = _folder_digest(root, "captures")
+    return str(_BUILD["captures"])
+
+
 def _key(markdown: str, page: Page) -> str:
     cache, root = common.cache(), _BUILD["root"]
     includes = _includes(markdown, root, set())
@@ -105,7 +112,7 @@ def _key(markdown: str, page: Page) -> str:
         pages = common.pages()
         parts += [
             cache.package_digest(),
-            _folder_digest(root, "captures"),
+            _captures(root),
             sorted(pages.context().items()),
         ]
         if any(b"downloads" in data for _, data in includes):
@@ -152,11 +159,15 @@ def _render_and_keep(key: str) -> Any:
                 setattr(autorefs, name, record)
         before = dict(inventory) if inventory is not None else {}
         start, warnings = _counter().counter, _Records()
-        logging.getLogger().addHandler(warnings)
+        # MkDocs' own logger does not pass its records on to the root logger: both are watched
+        watched = (logging.getLogger(), logging.getLogger("mkdocs"))
+        for logger in watched:
+            logger.addHandler(warnings)
         try:
             Page.render(page, config, files)
         finally:
-            logging.getLogger().removeHandler(warnings)
+            for logger in watched:
+                logger.removeHandler(warnings)
             for name in originals:
                 delattr(autorefs, name)
         if warnings.count:

@@ -155,7 +155,7 @@ def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(
 def test_data_files_are_part_of_every_code_key(tmp_path, monkeypatch):
     package = _copy_package(tmp_path, monkeypatch)
     before = cache.module_digest("attention_workshop.build.charts")
-    exam = package / "chapters" / "final_exam.toml"
+    exam = package / "chapters" / "final_exam" / "questions.toml"
     exam.write_text(exam.read_text() + "\n# an edit\n")
     assert cache.module_digest("attention_workshop.build.charts") != before
 
