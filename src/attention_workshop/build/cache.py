@@ -213,10 +213,23 @@ _DIGESTS: dict[tuple[object, ...], str] = {}
 
 
 def _memo(name: tuple[str, ...], make: Callable[[], str]) -> str:
+    """``make()``, once per set of file dates and sizes: in this process, and (cache on) on disk,
+    where the next build finds it (``mkdocs serve`` imports the package afresh for each build)."""
     stamp = (name, _stamp())
-    if stamp not in _DIGESTS:
-        _DIGESTS[stamp] = make()
-    return _DIGESTS[stamp]
+    if stamp in _DIGESTS:
+        return _DIGESTS[stamp]
+    path = _entry("digest", digest("digest", stamp))
+    value = None
+    if enabled() and not fresh() and path.is_file():
+        # an unreadable entry is made again
+        with contextlib.suppress(Exception), path.open("rb") as f:
+            value = pickle.load(f)
+    if not isinstance(value, str):
+        value = make()
+        if enabled():
+            _store(path, value)
+    _DIGESTS[stamp] = value
+    return value
 
 
 def package_digest() -> str:
