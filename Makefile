@@ -27,7 +27,7 @@ help:
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
 	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
 	@echo "make captures   re-run the experiment into captures/ (commit the result)"
-	@echo "make bench      print timing figures"
+	@echo "make bench      timing and weight figures with their spread, floors and targets (writes bench.json)"
 
 # ---------------------------------------------------------------- set-up
 # pip says what it installs as it goes: the first set-up takes a few minutes (PyTorch is large).
@@ -70,8 +70,9 @@ lint: setup
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
+# --durations=30: CI's log shows where the time goes
 test: lint browser
-	$(PYTEST)
+	$(PYTEST) --durations=30
 
 test-fast: setup
 	$(PYTEST) -m "not site and not browser"
