@@ -70,9 +70,10 @@ lint: setup
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
+# -n 2: two pytest workers (pytest-xdist; each builds the site once, the cache shared);
 # --durations=30: CI's log shows where the time goes
 test: lint browser
-	$(PYTEST) --durations=30
+	$(PYTEST) -n 2 --durations=30
 
 test-fast: setup
 	$(PYTEST) -m "not site and not browser"

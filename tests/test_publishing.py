@@ -123,7 +123,11 @@ def test_the_three_test_tiers():
         r'pytest -q -m "site and not browser and not slow"$', _make("test-site"), re.M
     )
     everything = _make("test")
-    assert re.search(r"pytest -q$", everything, re.M) and "actionlint" in everything
+    # everything, on two workers, listing the slowest tests
+    assert (
+        re.search(r"pytest -q -n 2 --durations=30$", everything, re.M)
+        and "actionlint" in everything
+    )
 
 
 @pytest.mark.site
