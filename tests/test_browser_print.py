@@ -27,7 +27,10 @@ WIDGET_SECTIONS = {"inside-the-model": {"The explorer"}}
 
 
 def _text(fragment: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+    """A heading's or a question's text as the browser's textContent gives it (what the print page is
+    read with): tags dropped without a space, since an inline tag such as a hover definition's
+    ``<abbr>`` adds none ("The <abbr>dot product</abbr>: do" reads "The dot product: do")."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
 
 
 def headings(doc: str) -> list[str]:
