@@ -21,6 +21,7 @@ PAGE = (
     '<h2 id="explorer">The explorer</h2><div class="ins-app"><button>go</button></div>'
     '<link rel="stylesheet" href="../assets/inside/inside.css">'
     '<h2 id="end">End</h2><label for="tab-1">t</label>'
+    '<img src="../generated/a.svg#only-light" alt="a" loading="lazy">'
 )
 
 
@@ -34,7 +35,10 @@ def test_a_page_for_paper():
         '<p class="print-question"><strong>1. Is it <abbr title="t">so</abbr>?</strong></p>'
         '<details open class="note"><summary>Reveal</summary><p>r</p></details>'
         '<h2 id="module-1--end">End</h2><label for="module-1--tab-1">t</label>'
-    ), "scripts and the widget's section go, links stay on the page, reveals open"
+        '<img src="../generated/a.svg#only-light" alt="a">'
+    ), (
+        "scripts and the widget's section go, links stay, reveals open, images load at once"
+    )
     assert p.answers == (
         (
             '1. Is it <abbr title="t">so</abbr>?',

@@ -7,6 +7,7 @@ formulas and diagrams included), except the pages in :data:`ONLINE_ONLY`. For pa
   sit in a section of their own), and so do the notebook download buttons and the pages' scripts;
 - the pages' own stylesheets stay (once each): their static tables keep their colours and their
   scroll boxes on screen;
+- every image loads with the page (none waits, lazily, to be scrolled to: a printer does not scroll);
 - every "Reveal" opens; the self-check questions stay in place, their answers move to the end;
 - each page's ids get the page's name in front (``module-0--softmax``), so the pages' anchors do
   not collide, and a link to a page or anchor that is on this page stays on this page.
@@ -127,6 +128,7 @@ def for_paper(content: str, name: str, title: str, slugs: Mapping[str, str]) -> 
 
     content = _SELF_CHECK.sub(question, "".join(parts))
     content = re.sub(r"<details\b(?![^>]*\bopen\b)", "<details open", content)
+    content = re.sub(r'(<img\b[^>]*?) loading="lazy"', r"\1", content)
     return Printed(
         name, title, local_links(content, name, slugs), tuple(answers), stylesheets
     )
