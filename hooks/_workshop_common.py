@@ -92,6 +92,13 @@ def notation() -> ModuleType:
     return module
 
 
+def print_page() -> ModuleType:
+    """The print page's making (``MARKER``, ``for_paper``, ``body``, ``toc``, ``stylesheet_links``...)."""
+    import attention_workshop.build.print_page as module
+
+    return module
+
+
 def check_sizes() -> Callable[..., list[tuple[str, int]]]:
     """``check_sizes(text, name)``: the GPT-2 sizes a diagram's text states; ``ValueError`` if one is wrong."""
     from attention_workshop.build.diagrams import check_sizes as check

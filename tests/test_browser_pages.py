@@ -82,15 +82,22 @@ def figure_problems(page, scheme: str) -> list[str]:
     return problems
 
 
+#: Every tab of every tabbed block shown at once: what a reader sees of a figure in a tab once they
+#: pick that tab (Real heads shows one sentence's grid per tab), as the print page shows them on paper.
+_EVERY_TAB = ".md-typeset .tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }"
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_figures_use_the_pages_colours(browser, site_url, built_site, scheme):
     """In each scheme every figure shows its own scheme's drawing: transparent, its text readable on
-    the page's background (no white cards in the dark), and D2 diagrams with no background of their own."""
+    the page's background (no white cards in the dark), and D2 diagrams with no background of their own.
+    A figure in a tab that is not picked is checked as it shows once its tab is picked."""
     context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     page = context.new_page()
     problems, figures = [], 0
     for url in _pages(built_site):
         page.goto(site_url + url, wait_until="networkidle")
+        page.add_style_tag(content=_EVERY_TAB)
         figures += page.locator("article figure").count()
         problems += [
             f"{url or 'home'} [{scheme}]: {p}" for p in figure_problems(page, scheme)

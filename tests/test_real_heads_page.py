@@ -23,6 +23,7 @@ from attention_workshop.build import (
     real_heads_values,
     site,
 )
+from attention_workshop.build.plotting import DARK, LIGHT, contrast
 from attention_workshop.chapters import real_heads as rh
 
 from .test_site import page_html, visible_text
@@ -148,12 +149,48 @@ def test_a_large_head_needs_one_label_per_token():
         head_figures.head_svg(np.eye(2), ["a", "b", "c"], "t", "d")
 
 
-def test_every_figure_colour_is_a_rule_of_its_style_block(files):
-    for path, svg in files.items():
-        if path.endswith(".svg") and "bank-cosine" not in path:
-            assert "#" not in svg.split("</style>", 1)[1], (
-                f"{path}: a colour outside the style"
-            )
+def _mix(a: str, b: str, t: float) -> str:
+    """``a`` and ``b`` (``#rrggbb``) blended, ``t`` of ``b``: a cell of opacity ``t`` over ``a``."""
+    ca, cb = (np.array([int(c[i : i + 2], 16) for i in (1, 3, 5)]) for c in (a, b))
+    return "#" + "".join(f"{round(x):02x}" for x in ca * (1 - t) + cb * t)
+
+
+def test_every_figure_is_drawn_in_both_schemes_with_its_schemes_colours(files):
+    """Each head figure has a dark twin (``-dark.svg``); each uses only its scheme's colours, on a
+    transparent background (no card), and its text carries its colour (as Matplotlib's figures do)."""
+    light = [p for p in files if p.endswith(".svg") and not p.endswith("-dark.svg")]
+    assert len(light) == 7 + 4 + 1, "a grid per sentence, four heads, the bank chart"
+    for path in light:
+        dark = path.removesuffix(".svg") + "-dark.svg"
+        assert dark in files and files[dark] != files[path], path
+        if "bank-cosine" in path:
+            continue  # drawn by Matplotlib (figures.lines_svg), checked with every figure
+        for name, p in ((path, LIGHT), (dark, DARK)):
+            svg = files[name]
+            used = set(re.findall(r"#[0-9a-fA-F]{6}", svg))
+            assert used <= {p.fg, p.muted, p.bg, p.low, p.high, p.grid}, (name, used)
+            assert f'<text style="fill: {p.fg}"' in svg and "card" not in svg, name
+
+
+@pytest.mark.parametrize("p", [LIGHT, DARK], ids=["light", "dark"])
+def test_a_weight_is_printed_in_the_ink_that_reads_best_on_its_cell(p):
+    """On a cell of shade k (the scheme's high colour at opacity k/10 over its low one), a weight is
+    printed in the page's text colour or its background colour, whichever contrasts more."""
+    seen = set()
+    for k in range(11):
+        w = np.array([[k, 10 - k], [10 - k, k]]) / 10  # (2, 2)
+        svg = head_figures.head_svg(w, ["a", "b"], "t", "d", p)
+        printed = re.findall(
+            r'<text style="fill: (#\w+)" x="[\d.]+" y="[\d.]+">(1\.00|\.\d\d)</text>',
+            svg,
+        )
+        assert len(printed) == 4, svg
+        for ink, label in printed:
+            cell = _mix(p.low, p.high, float(label))
+            best = max((p.fg, p.bg), key=lambda c: contrast(c, cell))
+            assert ink == best, (p.name, label, cell, ink)
+            seen.add(ink)
+    assert seen == {p.fg, p.bg}
 
 
 # ---------------------------------------------------------------- the prose's values
@@ -256,5 +293,7 @@ def test_the_pages_numbers_are_the_packages(built_site, facts):
 def test_inside_the_model_links_here_and_shows_a_trained_head(built_site):
     html = page_html(built_site, "inside-the-model")
     assert html.count('href="../real-heads/"') >= 2
-    assert 'src="../generated/real-heads/river-L1H3.svg"' in html
+    # the figure in both colour schemes, as every figure of the site (figures.themed)
+    assert 'src="../generated/real-heads/river-L1H3.svg#only-light"' in html
+    assert 'src="../generated/real-heads/river-L1H3-dark.svg#only-dark"' in html
     assert "layer 1, head 3 of all-MiniLM-L6-v2" in visible_text(html)

@@ -4,7 +4,8 @@
 It runs the sentence through all-MiniLM-L6-v2 (the package's own forward pass, offline),
 classifies every head as the "Real heads" page does, and writes three files: ``heads.md``
 (the table of classes, as on the page), ``heads.csv`` (every head's class, score and six
-measures) and ``grid.svg`` (every head at once). Bad input or a missing model gives one line
+measures) and ``grid.svg`` (every head at once, in the light scheme's colours on a transparent
+background, like the SVGs the site offers for download). Bad input or a missing model gives one line
 on stderr and a non-zero exit, and nothing is written.
 """
 
@@ -22,6 +23,7 @@ from ..chapters.real_heads import Heads, Sentence
 from ..trained import MissingModelError, load_minilm
 from . import atomic, fmt
 from .head_figures import SHORT
+from .plotting import LIGHT
 from .real_heads_md import class_table
 from .real_heads_page import classes_csv, grid_figure
 
@@ -53,7 +55,7 @@ def files_for(h: Heads) -> dict[str, str]:
     return {
         "heads.md": _markdown(h),
         "heads.csv": classes_csv(h),
-        "grid.svg": grid_figure(h),
+        "grid.svg": grid_figure(h, LIGHT),
     }
 
 

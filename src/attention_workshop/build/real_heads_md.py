@@ -12,6 +12,7 @@ import html
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Heads
 from . import fmt
+from .figures import dark_name
 from .real_heads_page import (
     INDEX_PATH,
     class_label,
@@ -39,11 +40,18 @@ __all__ = [
 
 
 def figure(path: str, alt: str, caption: str) -> str:
-    """A generated figure with its text alternative and its SVG and CSV downloads (loaded lazily)."""
+    """A generated figure in the reader's colour scheme, with its text alternative and its SVG and
+    CSV downloads (loaded lazily).
+
+    Both drawings are in it (:func:`.figures.themed`), marked ``#only-light`` and ``#only-dark``:
+    Material shows the one of the page's scheme. The download is the light SVG.
+    """
     csv = path.removesuffix(".svg") + ".csv"
+    alt = html.escape(alt)
     return (
         f'<figure class="workshop-figure rh-figure">\n'
-        f'<img src="{path}" alt="{html.escape(alt)}" loading="lazy">\n'
+        f'<img src="{path}#only-light" alt="{alt}" loading="lazy">\n'
+        f'<img src="{dark_name(path)}#only-dark" alt="{alt}" loading="lazy">\n'
         f'<figcaption>{caption} <a href="{path}" download>Download SVG</a> · '
         f'<a href="{csv}" download>numbers as CSV</a></figcaption>\n'
         f"</figure>\n"

@@ -1,7 +1,8 @@
 """The "Real heads" page's files and numbers: JSON for its grid, figures, and the prose's values.
 
 Everything comes from :func:`attention_workshop.chapters.real_heads.facts` (all-MiniLM-L6-v2,
-run by the package) and is written with the one formatter. The page's JavaScript reads
+run by the package) and is written with the one formatter. Every figure is drawn in both colour
+schemes (:func:`.figures.themed`: ``name.svg`` and ``name-dark.svg``). The page's JavaScript reads
 :data:`INDEX_PATH` when it starts, and one sentence's JSON when that sentence is shown.
 The Markdown and HTML the page prints are in :mod:`.real_heads_md`.
 """
@@ -9,6 +10,7 @@ The Markdown and HTML the page prints are in :mod:`.real_heads_md`.
 from __future__ import annotations
 
 import json
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -17,6 +19,7 @@ from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads, RealHeads
 from . import cache, figures, fmt
 from .head_figures import SHORT, grid_svg, head_svg
+from .plotting import LIGHT, Palette
 
 
 def facts() -> RealHeads:
@@ -167,12 +170,12 @@ def head_desc(h: Heads, head: Head) -> str:
     )
 
 
-def grid_figure(h: Heads) -> str:
-    """Every head of one sentence at once, as SVG: thumbnails with their class and score."""
+def grid_figure(h: Heads, p: Palette = LIGHT) -> str:
+    """Every head of one sentence at once, as SVG in scheme ``p``: thumbnails with their class and score."""
     L, H = h.score.shape
     labels = [[class_label(h, layer, n) for n in range(H)] for layer in range(L)]
     return grid_svg(
-        h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h)
+        h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h), p
     )
 
 
@@ -194,7 +197,8 @@ def classes_csv(h: Heads) -> str:
 
 def _bank_files(f: RealHeads) -> dict[str, str]:
     layers = list(range(f.n_layer + 1))
-    svg = figures.lines_svg(
+    draw = partial(
+        figures.lines_svg,
         layers,
         {
             "river bank vs savings bank": f.bank.senses,
@@ -207,7 +211,10 @@ def _bank_files(f: RealHeads) -> dict[str, str]:
     )
     rows = [[n, f.bank.senses[n], f.bank.same[n]] for n in layers]
     csv = figures.table_csv(["layer", "river_vs_savings", "river_vs_river"], rows)
-    return {f"{DIR}/bank-cosine.svg": svg, f"{DIR}/bank-cosine.csv": csv}
+    return {
+        **figures.themed(f"{DIR}/bank-cosine.svg", draw),
+        f"{DIR}/bank-cosine.csv": csv,
+    }
 
 
 def _head_files(f: RealHeads) -> dict[str, str]:
@@ -215,12 +222,14 @@ def _head_files(f: RealHeads) -> dict[str, str]:
     for key, head in shown_heads(f).values():
         h = f.sentence(key)
         path = head_file(key, head)
-        files[path] = head_svg(
+        draw = partial(
+            head_svg,
             h.attentions[head],
             h.tokens,
             f'{head_name(head)}: "{h.sentence.text}"',
             head_desc(h, head),
         )
+        files.update(figures.themed(path, draw))
         files[path.replace(".svg", ".csv")] = figures.table_csv(
             ["query", *h.tokens],
             [[t, *row] for t, row in zip(h.tokens, h.attentions[head])],
@@ -235,6 +244,6 @@ def site_files() -> dict[str, str]:
     for h in f.heads:
         key = h.sentence.key
         files[f"{DIR}/{key}.json"] = _json(sentence_data(h)) + "\n"
-        files[grid_file(key)] = grid_figure(h)
+        files.update(figures.themed(grid_file(key), partial(grid_figure, h)))
         files[grid_file(key).replace(".svg", ".csv")] = classes_csv(h)
     return {**files, **_bank_files(f), **_head_files(f)}
