@@ -682,11 +682,22 @@ SCHEME_RULES = ["color-contrast", "link-in-text-block"]
 WIDTH_RULES = ["scrollable-region-focusable", "color-contrast"]
 
 
+#: The print page is every Learn page again, one after another, in the same markup: axe checks it
+#: once (light, desktop, every rule); its pages' dark and phone rules are checked on the pages themselves.
+ONCE_ONLY = {"print/index.html"}
+
+
 def _rules(scheme: str, width: int) -> list[str] | None:
     """Every rule once per page (light, desktop); then only the rules a scheme or a width changes."""
     if width == PHONE["width"]:
         return WIDTH_RULES
     return None if scheme == "light" else SCHEME_RULES
+
+
+def _axe_here(built_site: Path, html_file: Path, scheme: str, width: int) -> bool:
+    """Whether axe looks at this page in this scheme at this width (see :data:`ONCE_ONLY`)."""
+    once = html_file.relative_to(built_site).as_posix() in ONCE_ONLY
+    return not once or (scheme == "light" and width == DESKTOP["width"])
 
 
 def fetches_data(html_file: Path) -> bool:
@@ -702,7 +713,8 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
-    problems = []
+    problems = [f"{p}: listed in ONCE_ONLY, not built" for p in ONCE_ONLY]
+    problems = [p for p in problems if not (built_site / p.split(":")[0]).is_file()]
     context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
     try:
         page = context.new_page()
@@ -728,19 +740,23 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
                 "document.querySelectorAll('details').forEach(d => { d.open = true; })"
             )
             where = f"{name} [{scheme}]"
-            problems += _axe_problems(
-                axe, page, where, _rules(scheme, DESKTOP["width"])
-            )
+            if _axe_here(built_site, html_file, scheme, DESKTOP["width"]):
+                problems += _axe_problems(
+                    axe, page, where, _rules(scheme, DESKTOP["width"])
+                )
             # On a phone, wide tables and matrices scroll sideways: their boxes must be reachable by keyboard.
-            page.set_viewport_size(PHONE)
-            page.wait_for_timeout(150)  # Material re-measures its code blocks on resize
-            problems += _axe_problems(
-                axe,
-                page,
-                f"{name} [{scheme}, {PHONE['width']}px]",
-                _rules(scheme, PHONE["width"]),
-            )
-            page.set_viewport_size(DESKTOP)
+            if _axe_here(built_site, html_file, scheme, PHONE["width"]):
+                page.set_viewport_size(PHONE)
+                page.wait_for_timeout(
+                    150
+                )  # Material re-measures its code blocks on resize
+                problems += _axe_problems(
+                    axe,
+                    page,
+                    f"{name} [{scheme}, {PHONE['width']}px]",
+                    _rules(scheme, PHONE["width"]),
+                )
+                page.set_viewport_size(DESKTOP)
             # what the page fetched after its load event (search's index and worker) counts too
             page.wait_for_load_state("networkidle")
             problems += [
