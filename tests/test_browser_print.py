@@ -21,9 +21,10 @@ PRINTED = [
     "module-3",
     "step-by-step",
     "inside-the-model",
+    "real-heads",
 ]
-# a section that holds an interactive widget is left out of print, heading and all
-WIDGET_SECTIONS = {"inside-the-model": {"The explorer"}}
+# a section that holds a form is left out of print, heading and all (none of the printed pages has one)
+WIDGET_SECTIONS: dict[str, set[str]] = {}
 
 
 def _text(fragment: str) -> str:
@@ -86,7 +87,8 @@ def printed(browser, site_url, built_site):
           images: [...art.querySelectorAll('img')].filter(shown)
                     .map((i) => ({src: i.getAttribute('src'), loaded: i.complete && i.naturalWidth > 0})),
           diagrams: [...art.querySelectorAll('figure.workshop-diagram svg[role=img]')].filter(shown).length,
-          widgets: [...art.querySelectorAll('button, input, select, textarea, form, .ins-app, .md-button')]
+          widgets: [...art.querySelectorAll(
+                      'button, input, select, textarea, form, .ins-app, .rh-app, .screen-only, .md-button')]
                     .filter(shown).map((e) => e.outerHTML.slice(0, 120)),
           closed: [...art.querySelectorAll('details:not([open])')].length,
           parts: [...art.querySelectorAll('section.print-part')].map((s) => s.id),

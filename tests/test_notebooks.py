@@ -22,7 +22,14 @@ from .conftest import ROOT
 
 PAGE = """# Title
 
+<link rel="stylesheet" href="assets/w/w.css">
+<script type="module" src="assets/w/w.js"></script>
+
 Intro with a [link](module-1.md#softmax) and $x^2$.
+
+Click the widget's buttons
+to move it.
+{ .screen-only }
 
 ## Part { #part }
 
@@ -86,6 +93,9 @@ def test_the_prose_becomes_what_jupyter_reads(tmp_path):
     # a block that holds code cannot stay a <details>: its title leads
     assert "**Reveal**" in text and "After." in text
     assert "$x^2$" in text
+    # what only the site's page can use: its widget's assets, how to work the widget
+    assert text.startswith("# Title\n\nIntro with")
+    assert "assets/w" not in text and "widget" not in text and "screen-only" not in text
 
 
 def test_a_diagram_is_attached(tmp_path):

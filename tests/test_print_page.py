@@ -18,7 +18,10 @@ PAGE = (
     '<h2 id="why">Why</h2><details class="question">\n<summary>1. Is it <abbr title="t">so</abbr>?</summary>'
     '<p>Yes, <a href="#why">see</a>.</p></details>'
     '<details class="note"><summary>Reveal</summary><p>r</p></details>'
-    '<h2 id="explorer">The explorer</h2><div class="ins-app"><button>go</button></div>'
+    '<h2 id="explorer">The explorer</h2><p class="screen-only">Use the buttons.</p>'
+    '<div class="ins-app" data-src="x.json"><p class="ins-nojs">Needs JavaScript.</p></div>'
+    "<p>A figure beside it.</p>"
+    '<h2 id="form">The exam</h2><form><button>go</button></form>'
     '<link rel="stylesheet" href="../assets/inside/inside.css">'
     '<h2 id="end">End</h2><label for="tab-1">t</label>'
     '<img src="../generated/a.svg#only-light" alt="a" loading="lazy">'
@@ -34,10 +37,12 @@ def test_a_page_for_paper():
         '<h2 id="module-1--why">Why</h2>'
         '<p class="print-question"><strong>1. Is it <abbr title="t">so</abbr>?</strong></p>'
         '<details open class="note"><summary>Reveal</summary><p>r</p></details>'
+        '<h2 id="module-1--explorer">The explorer</h2><p>A figure beside it.</p>'
         '<h2 id="module-1--end">End</h2><label for="module-1--tab-1">t</label>'
         '<img src="../generated/a.svg#only-light" alt="a">'
     ), (
-        "scripts and the widget's section go, links stay, reveals open, images load at once"
+        "scripts, the explorer and how to use it, and the form's section go; links stay, reveals "
+        "open, images load at once"
     )
     assert p.answers == (
         (

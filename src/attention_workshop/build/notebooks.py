@@ -34,6 +34,13 @@ _ADMONITION = re.compile(
 _INCLUDE = re.compile(r'^--8<--\s+"(?P<path>[^"]+)"\s*$')
 _HEADING_ATTRS = re.compile(r"^(#{1,6} .*?)\s*\{[^}]*\}\s*$")
 _LINK = re.compile(r"(!?\[[^\]]*\]\()(?P<target>[^)\s]+)\)")
+#: What only the site's page can use: its widget's stylesheet and script, and a paragraph marked
+#: ``{ .screen-only }`` (how to work the widget), attribute line included.
+_PAGE_ONLY = re.compile(
+    r'^<link rel="stylesheet"[^>]*>\n|^<script\b[^>]*></script>\n'
+    r"|^(?:[^\n]+\n)*?\{:? ?\.screen-only \}\n",
+    re.M,
+)
 
 
 @dataclass(frozen=True)
@@ -206,6 +213,7 @@ def cells(
             that SVG, attached to its cell (a notebook needs no site to show it).
     """
     merged: list[Cell] = []
+    markdown = _PAGE_ONLY.sub("", markdown)
     for cell in _blocks(markdown.split("\n"), snippets):
         if merged and cell.kind == merged[-1].kind == "markdown":
             cell = Cell("markdown", f"{merged.pop().text}\n\n{cell.text}")

@@ -3,8 +3,10 @@
 Every page of the nav's "Learn" section, in order, as the build rendered it (figures, tables,
 formulas and diagrams included), except the pages in :data:`ONLINE_ONLY`. For paper:
 
-- interactive widgets go (a section that holds one goes whole, its static tables stay when they
-  sit in a section of their own), and so do the notebook download buttons and the pages' scripts;
+- interactive widgets go: an explorer's mount (its "needs JavaScript" note with it) and the
+  paragraphs the page marks :data:`SCREEN_ONLY` (how to use it), while the rest of its section
+  stays; a section that holds a form goes whole; so do the notebook download buttons and the
+  pages' scripts;
 - the pages' own stylesheets stay (once each): their static tables keep their colours and their
   scroll boxes on screen;
 - every image loads with the page (none waits, lazily, to be scrolled to: a printer does not scroll);
@@ -29,6 +31,7 @@ __all__ = [
     "SECTION",
     "ONLINE_ONLY",
     "STYLESHEET",
+    "SCREEN_ONLY",
     "Printed",
     "slug",
     "local_links",
@@ -47,7 +50,13 @@ ONLINE_ONLY = frozenset({"final-exam.md"})
 #: The print page's own stylesheet (docs/assets/print.css).
 STYLESHEET = "assets/print.css"
 
-_WIDGET = re.compile(r'class="ins-app"|<form\b')
+#: The class of a paragraph that speaks of an interactive widget (``{ .screen-only }`` in Markdown).
+SCREEN_ONLY = "screen-only"
+
+_WIDGET = re.compile(r"<form\b")
+#: An explorer's mount: JavaScript fills it; without it, it holds one paragraph (no inner div).
+_MOUNT = re.compile(r'<div class="(?:ins|rh)-app"[^>]*>(?:(?!<div\b).)*?</div>', re.S)
+_SCREEN = re.compile(rf'<p class="{SCREEN_ONLY}">.*?</p>', re.S)
 _H2 = re.compile(r"(?=<h2\b)")
 _SELF_CHECK = re.compile(
     r'<details class="question">\s*<summary>(.*?)</summary>(.*?)</details>', re.S
@@ -109,7 +118,7 @@ def local_links(content: str, name: str, slugs: Mapping[str, str]) -> str:
 
 def for_paper(content: str, name: str, title: str, slugs: Mapping[str, str]) -> Printed:
     """A page's rendered HTML made ready for paper (see the module's docstring)."""
-    content = _DROP.sub("", content)
+    content = _SCREEN.sub("", _MOUNT.sub("", _DROP.sub("", content)))
     stylesheets = tuple(
         dict.fromkeys(
             href
