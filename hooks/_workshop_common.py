@@ -13,12 +13,12 @@ page (hooks/problems.py), so the reader's view of the page says what to fix.
 from __future__ import annotations
 
 import html
+import importlib
 import logging
 import re
 import sys
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
 
 PACKAGE = "attention_workshop"
 _TAGS = re.compile(r"<[^>]+>")
@@ -43,74 +43,58 @@ def fresh_pages() -> ModuleType:
     return pages()
 
 
+def _build(name: str) -> ModuleType:
+    return importlib.import_module(f"{PACKAGE}.build.{name}")
+
+
 def cache() -> ModuleType:
     """The content-addressed cache of the build's expensive results (``enable``, ``FRESH=1``)."""
-    import attention_workshop.build.cache as module
+    return _build("cache")
 
-    return module
+
+def render_cache() -> ModuleType:
+    """A page's rendering kept and restored (``start``, ``renderer``, ``indexed``)."""
+    return _build("render_cache")
+
+
+def diagrams() -> ModuleType:
+    """The D2 diagrams (``check_sizes``, ``CachedD2``, ``draw``, ``figure_texts``, ``stable_classes``...)."""
+    return _build("diagrams")
 
 
 def fonts() -> ModuleType:
     """The math font's subset (``FONT``, ``SUBSET``, ``math_text``, ``subset``)."""
-    import attention_workshop.build.fonts as module
-
-    return module
+    return _build("fonts")
 
 
 def pages() -> ModuleType:
     """What the hooks call in the package (``results``, ``runs``, ``context``, ``generated_files``, ``GENERATED``)."""
-    import attention_workshop.build.site as module
-
-    return module
+    return _build("site")
 
 
 def sources() -> ModuleType:
     """Where the site's words are written (``fences``, ``where_written``, ``line_of``)."""
-    import attention_workshop.build.sources as module
-
-    return module
+    return _build("sources")
 
 
 def checks() -> ModuleType:
     """The page checks (``PLACEHOLDER``, ``closest``, ``unfilled``)."""
-    import attention_workshop.build.checks as module
-
-    return module
+    return _build("checks")
 
 
 def handtyped() -> ModuleType:
     """The hand-typed number check (``find``, ``load_allowed``)."""
-    import attention_workshop.build.handtyped as module
-
-    return module
+    return _build("handtyped")
 
 
 def notation() -> ModuleType:
     """The site's one notation: ``attention_workshop.build.notation`` (``check``, ``abbreviations``...)."""
-    import attention_workshop.build.notation as module
-
-    return module
+    return _build("notation")
 
 
 def print_page() -> ModuleType:
     """The print page's making (``MARKER``, ``for_paper``, ``body``, ``toc``, ``stylesheet_links``...)."""
-    import attention_workshop.build.print_page as module
-
-    return module
-
-
-def check_sizes() -> Callable[..., list[tuple[str, int]]]:
-    """``check_sizes(text, name)``: the GPT-2 sizes a diagram's text states; ``ValueError`` if one is wrong."""
-    from attention_workshop.build.diagrams import check_sizes as check
-
-    return check
-
-
-def run_d2() -> Callable[..., Any]:
-    """``run_d2(args, input=None)``: the d2 binary's run, cached by the build (``subprocess.run``'s result)."""
-    from attention_workshop.build.diagrams import run_d2 as run
-
-    return run
+    return _build("print_page")
 
 
 def plain_text(fragment: str) -> str:
@@ -120,20 +104,15 @@ def plain_text(fragment: str) -> str:
 
 def downloads() -> ModuleType:
     """The take-home files (wheel, lock, script, notebooks): ``files``, ``configure``, ``notebook_button``."""
-    import attention_workshop.build.downloads as module
-
-    return module
+    return _build("downloads")
 
 
 def notebook_pages() -> tuple[str, ...]:
     """The pages that are also downloadable notebooks (``docs/<name>.md``)."""
-    from attention_workshop.build.notebooks import PAGES
-
-    return PAGES
+    return tuple(_build("notebooks").PAGES)
 
 
 def source_missing() -> Callable[[str], list[str]]:
     """``missing(html)``: the experiment's modules the built Source page does not show as their files are."""
-    from attention_workshop.build.source_page import missing
-
+    missing: Callable[[str], list[str]] = _build("source_page").missing
     return missing

@@ -1,239 +1,31 @@
 """MkDocs hook: a page whose inputs have not changed is not rendered from Markdown again.
 
-A page's rendering (Markdown to HTML: the snippets run, the API reference, the diagrams) is
-kept in the build's cache (``build.cache``) under the key of everything it reads: its Markdown
-after the other hooks (values filled), its front matter, the files it includes (``--8<--``,
-followed), where it stands, mkdocs.yml, the hooks, the theme overrides, the diagrams, the
-site's list of files and the environment; for a page that runs code (an exec fence, a ``:::``
-block) also the package, captures/, every value the prose may quote (the commit included)
-and, when one of its snippets lists the downloads, the take-home files. markdown-exec numbers
-its blocks across the build: the count so far is part of the key too.
-
-A hit restores what rendering leaves behind: the HTML, the table of contents, the title, the
-anchors and links MkDocs validates, the anchors autorefs resolves and mkdocstrings' inventory.
-Every hook after rendering runs as in a full build, so every check is made on every page. A
-rendering that logged a warning is never kept: a page with a problem is rendered, and reports
-it, every time.
+What a page's rendering is kept under, what a hit restores, and why a rendering that warned is
+never kept: ``attention_workshop.build.render_cache``. This hook only plugs it into MkDocs: each
+page's ``render`` is the cache's (kept or rendered and kept), Material's search entries are kept
+the same way, and the theme's templates are compiled once (Jinja's bytecode cache).
 """
 
 from __future__ import annotations
 
-import logging
-import re
-from pathlib import Path
 from types import MethodType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import _workshop_common as common
 from jinja2 import Environment, FileSystemBytecodeCache
 from mkdocs.plugins import event_priority
-from mkdocs.structure.pages import Page
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.nav import Navigation
-
-_INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+["']?([^"'\s]+)["']?\s*$""", re.M)
-_RUNS_CODE = re.compile(r"""exec=["']?(?:1|true|on)|^\s*:::\s""", re.M)
-_BUILD: dict[str, Any] = {}
-
-
-def _counter() -> Any:
-    from markdown_exec._internal.rendering import MarkdownConverter
-
-    return MarkdownConverter
-
-
-def _folder_digest(root: Path, *parts: str) -> str:
-    cache = common.cache()
-    files = [
-        (p.relative_to(root).as_posix(), p.read_bytes())
-        for part in parts
-        for p in sorted(
-            (root / part).rglob("*") if (root / part).is_dir() else [root / part]
-        )
-        if p.is_file() and "__pycache__" not in p.parts
-    ]
-    return str(cache.digest(files))
+    from mkdocs.structure.pages import Page
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     """What every page's rendering shares, once per build."""
-    root = Path(config.config_file_path).parent
-    _BUILD.clear()
-    _BUILD["site"] = common.cache().digest(
-        _folder_digest(root, "mkdocs.yml", "hooks", "overrides", "docs/diagrams"),
-        sorted((f.src_uri, f.dest_uri, f.url, str(f.inclusion)) for f in files),
-        config.site_url,
-        config.repo_url,
-        dict(config.mdx_configs.get("pymdownx.snippets", {})),
-    )
-    _BUILD["root"] = root
+    common.render_cache().start(config, files)
     return nav
-
-
-def _includes(markdown: str, root: Path, seen: set[Path]) -> list[tuple[str, bytes]]:
-    """Every file ``--8<--`` includes (pymdownx.snippets' base paths: snippets/, the project), followed."""
-    out = []
-    for name in _INCLUDE.findall(markdown):
-        path = next(
-            (b / name for b in (root / "snippets", root) if (b / name).is_file()), None
-        )
-        if path is None or path in seen:
-            out.append((name, b""))
-            continue
-        seen.add(path)
-        data = path.read_bytes()
-        out.append((name, data))
-        out += _includes(data.decode("utf-8", errors="replace"), root, seen)
-    return out
-
-
-def _captures(root: Path) -> str:
-    """captures/'s digest, once per build."""
-    if "captures" not in _BUILD:
-        _BUILD["captures"] = _folder_digest(root, "captures")
-    return str(_BUILD["captures"])
-
-
-def _key(markdown: str, page: Page) -> str:
-    cache, root = common.cache(), _BUILD["root"]
-    includes = _includes(markdown, root, set())
-    parts: list[object] = [
-        _BUILD["site"],
-        page.file.src_uri,
-        markdown,
-        page.meta,
-        includes,
-        _counter().counter,
-    ]
-    if _RUNS_CODE.search(markdown):
-        pages = common.pages()
-        parts += [
-            cache.package_digest(),
-            _captures(root),
-            sorted(pages.context().items()),
-        ]
-        if any(b"downloads" in data for _, data in includes):
-            parts.append(sorted(common.downloads().files().items()))
-    return str(cache.key("page", *parts))
-
-
-class _Records(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.count = 0
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.count += 1
-
-
-def _plugins(config: MkDocsConfig) -> tuple[Any, Any]:
-    """autorefs, and mkdocstrings' inventory (None where a plugin is not used)."""
-    autorefs = config.plugins.get("autorefs")
-    strings = config.plugins.get("mkdocstrings")
-    inventory = getattr(getattr(strings, "handlers", None), "inventory", None)
-    return autorefs, inventory
-
-
-def _render_and_keep(key: str) -> Any:
-    def render(page: Page, config: MkDocsConfig, files: Files) -> None:
-        autorefs, inventory = _plugins(config)
-        calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
-        originals = {}
-        for name in ("register_anchor", "register_url"):
-            if autorefs is not None:
-                originals[name] = getattr(autorefs, name)
-
-                def record(*args: Any, _name: str = name, **kwargs: Any) -> Any:
-                    calls.append(
-                        (
-                            _name,
-                            args[1:] if _name == "register_anchor" else args,
-                            kwargs,
-                        )
-                    )
-                    return originals[_name](*args, **kwargs)
-
-                setattr(autorefs, name, record)
-        before = dict(inventory) if inventory is not None else {}
-        start, warnings = _counter().counter, _Records()
-        # MkDocs' own logger does not pass its records on to the root logger: both are watched
-        watched = (logging.getLogger(), logging.getLogger("mkdocs"))
-        for logger in watched:
-            logger.addHandler(warnings)
-        try:
-            Page.render(page, config, files)
-        finally:
-            for logger in watched:
-                logger.removeHandler(warnings)
-            for name in originals:
-                delattr(autorefs, name)
-        if warnings.count:
-            return
-        common.cache().store(
-            "page",
-            key,
-            {
-                "content": page.content,
-                "toc": page.toc,
-                "title": page._title_from_render,  # type: ignore[attr-defined]
-                "anchors": page.present_anchor_ids,
-                "links": {
-                    f.src_uri: d for f, d in (page.links_to_anchors or {}).items()
-                },
-                "autorefs": calls,
-                "inventory": {
-                    k: v for k, v in (inventory or {}).items() if before.get(k) is not v
-                },
-                "blocks": _counter().counter - start,
-            },
-        )
-
-    return render
-
-
-def _restore(entry: dict[str, Any]) -> Any:
-    def render(page: Page, config: MkDocsConfig, files: Files) -> None:
-        page.content, page.toc = entry["content"], entry["toc"]
-        page._title_from_render = entry["title"]  # type: ignore[attr-defined]
-        page.present_anchor_ids = entry["anchors"]
-        links = {files.get_file_from_path(k): d for k, d in entry["links"].items()}
-        page.links_to_anchors = {f: d for f, d in links.items() if f is not None}
-        autorefs, inventory = _plugins(config)
-        for name, args, kwargs in entry["autorefs"]:
-            if name == "register_anchor":
-                autorefs.register_anchor(page, *args, **kwargs)
-            else:
-                autorefs.register_url(*args, **kwargs)
-        if inventory is not None:
-            inventory.update(entry["inventory"])
-        _counter().counter += entry["blocks"]
-
-    return render
-
-
-def _indexed(search_index: Any, config: MkDocsConfig) -> Any:
-    """Material's search entries of a page, kept under the key of what they are made from."""
-    add = search_index.add_entry_from_context
-    options = dict(config.plugins["material/search"].config)
-
-    def add_entry_from_context(page: Page) -> None:
-        cache = common.cache()
-        key = cache.key(
-            "search", options, page.url, page.title, page.meta, page.content, page.toc
-        )
-        entries = cache.lookup("search", key)
-        if entries is None:
-            before = len(search_index.entries)
-            add(page)
-            entries = search_index.entries[before:]
-            cache.store("search", key, entries)
-        else:
-            search_index.entries.extend(entries)
-
-    return add_entry_from_context
 
 
 def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
@@ -250,7 +42,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     search = config.plugins.get("material/search")
     index = getattr(search, "search_index", None)
     if index is not None and common.cache().enabled():
-        index.add_entry_from_context = _indexed(index, config)
+        index.add_entry_from_context = common.render_cache().indexed(index, config)
 
 
 # after every other hook has changed the Markdown: the key is what rendering reads
@@ -258,13 +50,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
-    cache = common.cache()
-    if not cache.enabled() or "root" not in _BUILD:
-        return markdown
-    key = _key(markdown, page)
-    entry = cache.lookup("page", key)
-    # MkDocs calls page.render(config, files) next: this page's own render, for this build
-    page.render = MethodType(  # type: ignore[method-assign]
-        _render_and_keep(key) if entry is None else _restore(entry), page
-    )
+    render = common.render_cache().renderer(markdown, page)
+    if render is not None:
+        # MkDocs calls page.render(config, files) next: this page's own render, for this build
+        page.render = MethodType(render, page)  # type: ignore[method-assign]
     return markdown

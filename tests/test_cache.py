@@ -90,32 +90,6 @@ def test_outside_a_build_nothing_is_stored(tmp_path, monkeypatch):
     assert len(calls) == 2 and not (tmp_path / "cache").exists()
 
 
-def test_the_environment_is_part_of_every_key(monkeypatch):
-    before = cache.key("kind", 1)
-    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "avx2")
-    cache._environment.cache_clear()
-    try:
-        assert cache.key("kind", 1) != before
-    finally:
-        monkeypatch.undo()
-        cache._environment.cache_clear()
-    assert cache.key("kind", 1) == before
-
-
-def test_the_unset_kernel_setting_is_the_portable_one(monkeypatch):
-    """torch_refs asks for the portable kernels when ATEN_CPU_CAPABILITY is unset: the same key."""
-    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "default")
-    cache._environment.cache_clear()
-    set_default = cache.key("kind", 1)
-    monkeypatch.delenv("ATEN_CPU_CAPABILITY")
-    cache._environment.cache_clear()
-    try:
-        assert cache.key("kind", 1) == set_default
-    finally:
-        monkeypatch.undo()
-        cache._environment.cache_clear()
-
-
 def _copy_package(tmp_path, monkeypatch):
     import shutil
 

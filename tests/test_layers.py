@@ -1,11 +1,17 @@
-"""The layers hold: maths -> chapters -> build, no cycles, and the maths imports NumPy alone.
+"""The layers hold: maths -> chapters -> build, no cycles, and the maths imports NumPy alone;
+and every part stays small enough to read.
 
 ``lint-imports`` checks the contracts of pyproject.toml; these tests run it on the package,
-and on a copy broken on purpose, to show the contracts can fail.
+and on a copy broken on purpose, to show the contracts can fail. The sizes (issue 9): no module
+of the package over :data:`MODULE_LINES` lines, no function or method in src/, hooks/ or
+snippets/ over :data:`FUNCTION_LINES` (data tables excepted, by name, in
+:data:`DATA_TABLES`), no MkDocs hook over :data:`HOOK_LINES` (their logic belongs in the build
+layer); a file made too long on purpose shows each check can fail.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -18,6 +24,12 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 MATHS = ("core", "validation", "toy", "gpt2", "handcalc", "trained")
+MODULE_LINES = 350
+FUNCTION_LINES = 50
+HOOK_LINES = 120
+#: Functions allowed over FUNCTION_LINES because they are data tables, not logic:
+#: "path/from/the/root.py:qualified.name" -> why. None today; an entry needs a reason.
+DATA_TABLES: dict[str, str] = {}
 
 
 def _lint(
@@ -117,3 +129,121 @@ def test_the_maths_imports_without_mkdocs_matplotlib_or_torch():
         for n in json.loads(proc.stdout)
         if n.startswith(("attention_workshop.build", "attention_workshop.chapters"))
     ]
+
+
+# ---------------------------------------------------------------- sizes
+
+
+def _lines(path: Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def long_files(paths: list[Path], limit: int) -> list[str]:
+    """``path: N lines`` for each file of ``paths`` over ``limit`` lines."""
+    return [f"{p}: {_lines(p)} lines" for p in paths if _lines(p) > limit]
+
+
+def _functions(
+    node: ast.AST, prefix: str = ""
+) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function and method under ``node``, nested ones included, by qualified name."""
+    found: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append((prefix + child.name, child))
+            found += _functions(child, f"{prefix}{child.name}.")
+        elif isinstance(child, ast.ClassDef):
+            found += _functions(child, f"{prefix}{child.name}.")
+        else:
+            found += _functions(child, prefix)
+    return found
+
+
+def long_functions(
+    paths: list[Path], limit: int, allowed: dict[str, str] | None = None, root=ROOT
+) -> list[str]:
+    """``path:line name: N lines`` for each function or method of ``paths`` over ``limit`` lines
+    (from ``def`` to its last line), except those ``allowed`` names (``path:qualified.name``)."""
+    out = []
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        rel = path.relative_to(root).as_posix()
+        for name, node in _functions(tree):
+            n = (node.end_lineno or node.lineno) - node.lineno + 1
+            if n > limit and f"{rel}:{name}" not in (allowed or {}):
+                out.append(f"{rel}:{node.lineno} {name}: {n} lines")
+    return out
+
+
+def _python(*folders: str) -> list[Path]:
+    return sorted(p for f in folders for p in (ROOT / f).rglob("*.py"))
+
+
+def test_no_package_module_is_over_350_lines():
+    too_long = long_files(_python("src/attention_workshop"), MODULE_LINES)
+    assert not too_long, (
+        f"split these modules by concern (at most {MODULE_LINES} lines): {too_long}"
+    )
+
+
+def test_no_function_is_over_50_lines():
+    too_long = long_functions(
+        _python("src", "hooks", "snippets"), FUNCTION_LINES, DATA_TABLES
+    )
+    assert not too_long, (
+        f"split these functions (at most {FUNCTION_LINES} lines; a data table goes in "
+        f"DATA_TABLES with its reason): {too_long}"
+    )
+
+
+def test_every_data_table_allowed_exists_and_says_why():
+    for entry, reason in DATA_TABLES.items():
+        rel, _, name = entry.partition(":")
+        names = [n for n, _ in _functions(ast.parse((ROOT / rel).read_text()))]
+        assert name in names, f"DATA_TABLES names {entry}, which no longer exists"
+        assert reason.strip(), f"DATA_TABLES: {entry} needs a reason"
+
+
+def test_every_hook_is_under_120_lines():
+    hooks = sorted((ROOT / "hooks").glob("*.py"))
+    assert len(hooks) > 10
+    too_long = long_files(hooks, HOOK_LINES)
+    assert not too_long, (
+        f"move these hooks' logic into src/attention_workshop/build/ "
+        f"(a hook at most {HOOK_LINES} lines): {too_long}"
+    )
+
+
+def test_the_size_checks_can_fail(tmp_path):
+    """A file written with functions of known sizes: each check reports exactly the ones over."""
+    lines: list[str] = []
+    starts: dict[str, int] = {}
+
+    def add(name: str, header: str, body_lines: int, indent: str) -> None:
+        starts[name] = len(lines) + 1
+        lines.append(header)
+        lines.extend(f"{indent}x{i} = {i}" for i in range(body_lines))
+        lines.append("")
+
+    add("fits", "def fits():", FUNCTION_LINES - 1, "    ")  # exactly the limit
+    add("long", "def long():", FUNCTION_LINES, "    ")  # one over
+    lines.append("class Thing:")
+    add("Thing.method", "    def method(self):", FUNCTION_LINES, "        ")
+    add("outer", "def outer():", 0, "")
+    lines.pop()  # outer's body is inner, one over (so outer is two over)
+    add("outer.inner", "    def inner():", FUNCTION_LINES, "        ")
+    lines += ["pass"] * (MODULE_LINES + 1 - len(lines))
+    path = tmp_path / "big.py"
+    path.write_text("\n".join(lines) + "\n")
+
+    over = {"long": 1, "Thing.method": 1, "outer": 2, "outer.inner": 1}
+    assert long_functions([path], FUNCTION_LINES, root=tmp_path) == [
+        f"big.py:{starts[n]} {n}: {FUNCTION_LINES + k} lines" for n, k in over.items()
+    ]
+    allowed = {"big.py:long": "a table of numbers"}
+    assert " long:" not in str(
+        long_functions([path], FUNCTION_LINES, allowed, tmp_path)
+    )
+    assert long_files([path], MODULE_LINES) == [f"{path}: {MODULE_LINES + 1} lines"]
+    path.write_text("pass\n" * MODULE_LINES)
+    assert long_files([path], MODULE_LINES) == []

@@ -1,11 +1,12 @@
 """A content-addressed cache of what the site build computes that is expensive and pure.
 
 A result is stored under the hash of everything it depends on (its **key**): the source of
-the package modules its code imports, its inputs, and the environment (:func:`environment`:
-Python, the OS and processor, every installed distribution's version read with
-``importlib.metadata``, the lock files, and the settings that change numbers, such as
-``ATEN_CPU_CAPABILITY``). Change any of them and the key changes: a stale entry is never
-found, so it can never serve a wrong number. When in doubt, a key includes it.
+the package modules its code imports (:func:`module_digest`, here), its inputs, and the
+environment (:func:`environment`: Python, the OS and processor, every installed distribution's
+version read with ``importlib.metadata``, the lock files, and the settings that change numbers,
+such as ``ATEN_CPU_CAPABILITY``; made in :mod:`.cache_key`). Change any of them and the key
+changes: a stale entry is never found, so it can never serve a wrong number. When in doubt, a
+key includes it.
 
 - Where: ``.cache/workshop/`` in the project (git-ignored), or ``WORKSHOP_CACHE`` if set.
 - Who: the site build alone (the hooks :func:`enable` it for the length of a build). The
@@ -20,16 +21,14 @@ import ast
 import contextlib
 import functools
 import hashlib
-import io
 import os
 import pickle
-import platform
-import sys
 import tempfile
 from collections.abc import Callable, Iterable
-from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
+
+from .cache_key import canonical, digest, environment, key
 
 __all__ = [
     "PACKAGE",
@@ -54,19 +53,6 @@ T = TypeVar("T")
 PACKAGE = "attention_workshop"
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _ROOT = _PACKAGE_DIR.parent.parent
-#: Environment variables whose value can change a computed number or a drawn byte.
-_NUMERIC_ENV = (
-    "ATEN_",
-    "OMP_",
-    "OPENBLAS_",
-    "MKL_",
-    "KMP_",
-    "NPY_",
-    "MPL",
-    "MATPLOTLIB",
-    "TORCH_",
-    "PYTHONHASHSEED",
-)
 #: Entries kept per kind of result; older ones are removed when a new one is stored.
 KEEP = 100
 #: What the cache did in this process: kind -> [hits, misses].
@@ -96,26 +82,6 @@ def folder() -> Path:
     return Path(where) if where not in ("", "off") else _ROOT / ".cache" / "workshop"
 
 
-def _canonical(value: object) -> bytes:
-    """``value`` pickled without the memo: equal values give equal bytes, however their parts
-    are shared (a pickle writes a repeated object as a reference to its first copy)."""
-    buf = io.BytesIO()
-    pickler = pickle.Pickler(buf, protocol=4)
-    pickler.fast = True  # no memo (the values keyed here hold no cycles)
-    pickler.dump(value)
-    return buf.getvalue()
-
-
-def digest(*parts: object) -> str:
-    """A sha256 of ``parts`` (bytes as they are, anything else pickled canonically)."""
-    h = hashlib.sha256()
-    for part in parts:
-        data = part if isinstance(part, bytes) else _canonical(part)
-        h.update(len(data).to_bytes(8, "little"))
-        h.update(data)
-    return h.hexdigest()
-
-
 def _files_digest(paths: Iterable[Path]) -> str:
     h = hashlib.sha256()
     for path in sorted(paths):
@@ -130,73 +96,6 @@ def _package_files() -> list[Path]:
         for p in _PACKAGE_DIR.rglob("*")
         if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc"
     ]
-
-
-@functools.lru_cache(maxsize=1)
-def _environment() -> str:
-    os_name = ""
-    with contextlib.suppress(OSError):
-        os_name = Path("/etc/os-release").read_text(encoding="utf-8")
-    cpu = ""
-    with contextlib.suppress(OSError):
-        cpu = "\n".join(
-            line
-            for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
-            if line.startswith(("model name", "flags"))
-        )[:4000]
-    # every installed distribution, by the name-version of its metadata folder (what
-    # importlib.metadata reads), and the tools whose versions the results stamp
-    dists = sorted(
-        p.name
-        for entry in sys.path
-        if Path(entry or ".").is_dir()
-        for p in Path(entry or ".").iterdir()
-        if p.suffix in (".dist-info", ".egg-info")
-    )
-    tools = {}
-    for name in (
-        "numpy",
-        "torch",
-        "matplotlib",
-        "mkdocs",
-        "mkdocs-material",
-        "fonttools",
-    ):
-        try:
-            tools[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            tools[name] = ""
-    locks = {
-        name: (_ROOT / name).read_bytes()
-        for name in ("requirements.lock", "requirements-model.lock")
-        if (_ROOT / name).is_file()
-    }
-    # torch_refs asks for the portable kernels when nothing is set
-    settings = sorted(
-        (
-            {"ATEN_CPU_CAPABILITY": "default"}
-            | {k: v for k, v in os.environ.items() if k.startswith(_NUMERIC_ENV)}
-        ).items()
-    )
-    return digest(
-        sys.version,
-        sys.implementation.name,
-        platform.platform(),
-        platform.machine(),
-        os_name,
-        cpu,
-        dists,
-        tools,
-        locks,
-        settings,
-    )
-
-
-def environment() -> str:
-    """A hash of what every result depends on besides its own code and inputs: Python, the OS,
-    the processor, every installed distribution's version, the lock files, and the settings
-    that change numbers (``ATEN_CPU_CAPABILITY``, BLAS threads, Matplotlib's rc...)."""
-    return _environment()
 
 
 def _stamp() -> tuple[object, ...]:
@@ -339,11 +238,6 @@ def _module_digest(modules: tuple[str, ...]) -> str:
 # ------------------------------------------------------------------ storing and finding
 
 
-def key(kind: str, *parts: object) -> str:
-    """The key of a result of ``kind`` that depends on ``parts`` (and always on :func:`environment`)."""
-    return digest(kind, environment(), *parts)
-
-
 def _entry(kind: str, k: str) -> Path:
     return folder() / kind / f"{k}.pickle"
 
@@ -417,7 +311,7 @@ def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     if not enabled() or not module.startswith(PACKAGE):
         return fn(*args, **kwargs)
     try:
-        inputs = _canonical((all_args, all_kwargs))
+        inputs = canonical((all_args, all_kwargs))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         return fn(*args, **kwargs)
     name = f"{module}.{target.__qualname__}"

@@ -8,19 +8,41 @@ label holds a number this module does not know how to check.
 
 The d2 binary draws them (:func:`run_d2`): a site build keeps each drawing on disk
 (:mod:`.cache`), keyed on the command, the diagram's text and the environment.
+
+What hooks/diagrams.py does with them is here too: :class:`CachedD2` sends mkdocs-d2-plugin's
+runs of d2 through :func:`run_d2`; :func:`draw` makes each diagram's downloadable SVG;
+:func:`figure_texts` finds the sizes a diagram figure's alt text and caption state, and the
+texts its download takes (:func:`describe`); :func:`stable_classes` replaces the plugin's
+random class names with ones that are the same at every build.
 """
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..gpt2 import GPT2, GPT2Config
 from . import cache
 
-__all__ = ["SIZE_PATTERNS", "stated_sizes", "check_sizes", "run_d2"]
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
+
+__all__ = [
+    "SIZE_PATTERNS",
+    "stated_sizes",
+    "check_sizes",
+    "run_d2",
+    "CachedD2",
+    "d2_options",
+    "draw",
+    "figure_texts",
+    "stable_classes",
+    "describe",
+]
 
 #: How a size is written in a diagram label, and which GPT2Config field it states.
 SIZE_PATTERNS: dict[str, re.Pattern[str]] = {
@@ -129,3 +151,111 @@ def run_d2(
         ),
         keep=lambda run: run.returncode == 0,
     )
+
+
+class CachedD2:
+    """What mkdocs-d2-plugin calls ``subprocess``: its runs of d2 go through the build's cache
+    (:func:`run_d2`: keyed on the command, the diagram's bytes and the environment), so an
+    unchanged diagram is not drawn again. Anything else is the real ``subprocess``."""
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(subprocess, name)
+
+    @staticmethod
+    def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+        if set(kwargs) <= {"input", "capture_output"} and kwargs.get("capture_output"):
+            return run_d2(args, kwargs.get("input"))  # type: ignore[arg-type]
+        return subprocess.run(args, **kwargs)  # type: ignore[call-overload]
+
+
+def d2_options(config: MkDocsConfig) -> list[str]:
+    """The d2 command-line options of mkdocs.yml's d2 plugin (light theme), for the downloadable SVGs."""
+    plugin = config.plugins.get("d2")
+    if plugin is None:
+        return []
+    c = plugin.config
+    return [
+        f"--layout={c.layout}",
+        f"--theme={c.theme}",
+        f"--pad={c.pad}",
+        f"--sketch={str(c.sketch).lower()}",
+    ]
+
+
+def draw(binary: str, options: Sequence[str], path: Path) -> bytes:
+    """The SVG the d2 ``binary`` draws of the diagram at ``path`` with ``options``.
+
+    Raises:
+        ValueError: d2 failed; the message quotes what it said.
+    """
+    run = run_d2([binary, *options, str(path), "-"])
+    if run.returncode != 0:
+        raise ValueError(f"d2 failed: {run.stderr.decode(errors='replace').strip()}")
+    return run.stdout
+
+
+# the figure a page puts a diagram in, and the diagram's image in it
+_FIGURE = re.compile(r'<figure class="workshop-diagram[^"]*"[^>]*>(.*?)</figure>', re.S)
+_IMAGE = re.compile(r"!\[([^\]]*)\]\((?:[^)]*/)?diagrams/([\w.-]+)\.d2\)")
+
+
+def figure_texts(markdown: str) -> list[tuple[str, tuple[str, str, str] | None]]:
+    """Each diagram figure of a page's Markdown: the words its alt text and caption state (for
+    :func:`check_sizes`: links, file names and markup removed, ``d_model`` written as one word,
+    names such as GPT-2 left out), and, when it shows a diagram's image, the diagram's stem,
+    its alt text and its caption's bold title (the stem when there is none)."""
+    found = []
+    for m in _FIGURE.finditer(markdown):
+        body = m.group(1)
+        words = re.sub(
+            r"\[Download[^\]]*\]\([^)]*\)|\[D2 source\]\([^)]*\)|\([^)]*\.d2\)|[*$\\{}]",
+            " ",
+            body,
+        )
+        words = re.sub(r"d_\s*(?:text\s*)?model", "d_model", words)
+        # names such as GPT-2, not sizes
+        words = re.sub(r"\b[A-Za-z]+-\d+\b", " ", words)
+        image = _IMAGE.search(body)
+        title = re.search(r"<figcaption[^>]*>\s*\*\*(.+?)\*\*", body)
+        texts = None
+        if image:
+            texts = (
+                image.group(2),
+                image.group(1),
+                title.group(1) if title else image.group(2),
+            )
+        found.append((words, texts))
+    return found
+
+
+# mkdocs-d2-plugin's uuid4 class, one per rendered SVG
+_D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")
+# The first shape of each drawn diagram is its background (white, or the dark theme's own colour).
+_D2_BACKGROUND = re.compile(
+    r'(<svg class="d2-[\w-]+ d2-svg"[^>]*>)<rect class=" fill-N7" fill="#[0-9A-Fa-f]{6}"'
+)
+
+
+def stable_classes(output: str, src_uri: str) -> str:
+    """A page's HTML with the plugin's random ``d2-<uuid4>`` classes replaced by ``d2-<page>-<n>``,
+    in order of appearance, and each diagram's background transparent: it takes the page's own
+    colour, in either scheme."""
+    output = _D2_BACKGROUND.sub(r'\1<rect class="d2-background" fill="none"', output)
+    names: dict[str, str] = {}
+    slug = (
+        re.sub(r"[^a-z0-9]+", "-", src_uri.lower().removesuffix(".md")).strip("-")
+        or "page"
+    )
+    return _D2_CLASS.sub(
+        lambda m: names.setdefault(m.group(0), f"d2-{slug}-{len(names) + 1}"), output
+    )
+
+
+def describe(svg: str, title: str, desc: str) -> str:
+    """Put ``<title>`` and ``<desc>`` first inside the root ``<svg>`` (replacing any there were)."""
+    svg = re.sub(r"<title>.*?</title>|<desc>.*?</desc>", "", svg, count=2, flags=re.S)
+    m = re.search(r"<svg\b[^>]*>", svg)
+    if m is None:
+        return svg
+    texts = f"<title>{html.escape(title, quote=False)}</title><desc>{html.escape(desc, quote=False)}</desc>"
+    return svg[: m.end()] + texts + svg[m.end() :]

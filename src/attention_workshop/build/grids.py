@@ -100,8 +100,16 @@ def heatmap_svg(
     ax.imshow(weights, cmap=cmap, vmin=0.0, vmax=1.0)
     if n == LABELLED_WORDS:
         _label_cells(ax, weights, masked, p, cmap)
-    ax.set_xticks(range(S), labels=list(cols), rotation=0 if cell == 1 else 90)
-    ax.set_yticks(range(T), labels=list(rows))
+    _heatmap_axes(ax, rows, cols, title, rotation=0 if cell == 1 else 90)
+    return svg(fig, title, _heatmap_desc(weights, rows, cols, masked))
+
+
+def _heatmap_axes(
+    ax: Any, rows: Sequence[str], cols: Sequence[str], title: str, rotation: int
+) -> None:
+    """A heatmap's labels: the keys on top, the queries on the left, the title; no ticks or frame."""
+    ax.set_xticks(range(len(cols)), labels=list(cols), rotation=rotation)
+    ax.set_yticks(range(len(rows)), labels=list(rows))
     ax.xaxis.tick_top()
     ax.set_xlabel("looked at (key)")
     ax.xaxis.set_label_position("top")
@@ -110,7 +118,16 @@ def heatmap_svg(
     ax.tick_params(length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    desc = (
+
+
+def _heatmap_desc(
+    weights: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    masked: np.ndarray | None,
+) -> str:
+    """A heatmap's text alternative: every ``(T, S)`` value, row by row."""
+    return (
         f"Attention weights; each row is a looking word, each column a word looked at ({', '.join(cols)}). "
         + "; ".join(
             f"row {r}: " + ", ".join(f"{v:.3f}" for v in row)
@@ -118,7 +135,6 @@ def heatmap_svg(
         )
         + (". Masked cells are 0." if masked is not None else ".")
     )
-    return svg(fig, title, desc)
 
 
 def lines_svg(

@@ -165,6 +165,53 @@ def _two(w: float) -> str:
     return s[1:] if s.startswith("0.") else s
 
 
+def _column_labels(
+    tokens: Sequence[str], ink: str, left: float, top: float, cell: int
+) -> list[str]:
+    """The tokens above the columns of :func:`head_svg`'s grid, slanted."""
+    out = []
+    for j, t in enumerate(tokens):
+        x = left + j * cell + cell / 2 + 4
+        out.append(
+            f'<text {ink} font-size="12" transform="translate({x:g} {top - 6:g}) rotate(-60)">'
+            f"{escape(t)}</text>"
+        )
+    return out
+
+
+def _row_labels(
+    tokens: Sequence[str], ink: str, left: float, top: float, cell: int
+) -> list[str]:
+    """The tokens left of the rows of :func:`head_svg`'s grid, right-aligned."""
+    out = []
+    for i, t in enumerate(tokens):
+        y = top + i * cell + cell / 2 + 4
+        out.append(
+            f'<text {ink} x="{left - 6:g}" y="{y:g}" font-size="12" '
+            f'text-anchor="end">{escape(t)}</text>'
+        )
+    return out
+
+
+def _printed_weights(
+    weights: np.ndarray, p: Palette, left: float, top: float, cell: int
+) -> list[str]:
+    """Each ``(T, T)`` weight printed in its cell: from shade :func:`strong` up in the
+    background's colour, below in the text's (one group per colour)."""
+    out = []
+    from_shade = strong(p)
+    for colour, on_strong in ((p.fg, False), (p.bg, True)):
+        out.append('<g font-size="11" text-anchor="middle">')
+        out += [
+            f'<text {_fill(colour)} x="{left + (j + 0.5) * cell:g}" y="{top + (i + 0.5) * cell + 4:g}">'
+            f"{_two(float(w))}</text>"
+            for (i, j), w in np.ndenumerate(weights)
+            if (_level(float(w)) >= from_shade) == on_strong
+        ]
+        out.append("</g>")
+    return out
+
+
 def head_svg(
     weights: np.ndarray,
     tokens: Sequence[str],
@@ -192,33 +239,14 @@ def head_svg(
     out = _open(width, height, title, desc, p)
     ink = _fill(p.fg)
     out.append(f'<text {ink} x="8" y="20" font-size="15">{escape(title)}</text>')
-    for j, t in enumerate(tokens):
-        x = left + j * cell + cell / 2 + 4
-        out.append(
-            f'<text {ink} font-size="12" transform="translate({x:g} {top - 6:g}) rotate(-60)">'
-            f"{escape(t)}</text>"
-        )
+    out += _column_labels(tokens, ink, left, top, cell)
     out.append(
         f'<g transform="translate({left:g} {top:g}) scale({cell})">'
         f'<rect class="cell-bg" width="{T}" height="{T}"/>{_cells(weights)}'
         f'<path class="rule" d="{_rules(T)}"/></g>'
     )
-    for i, t in enumerate(tokens):
-        y = top + i * cell + cell / 2 + 4
-        out.append(
-            f'<text {ink} x="{left - 6:g}" y="{y:g}" font-size="12" '
-            f'text-anchor="end">{escape(t)}</text>'
-        )
-    from_shade = strong(p)
-    for colour, on_strong in ((p.fg, False), (p.bg, True)):
-        out.append('<g font-size="11" text-anchor="middle">')
-        out += [
-            f'<text {_fill(colour)} x="{left + (j + 0.5) * cell:g}" y="{top + (i + 0.5) * cell + 4:g}">'
-            f"{_two(float(w))}</text>"
-            for (i, j), w in np.ndenumerate(weights)
-            if (_level(float(w)) >= from_shade) == on_strong
-        ]
-        out.append("</g>")
+    out += _row_labels(tokens, ink, left, top, cell)
+    out += _printed_weights(weights, p, left, top, cell)
     out.append(
         f'<text {_fill(p.muted)} x="8" y="{height - 8:g}" font-size="12">'
         "rows: the token looking; columns: the token looked at; each row sums to 1</text>"
