@@ -39,6 +39,7 @@ each failed on the code before the fix.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -57,15 +58,27 @@ from attention_workshop.build import cli, experiment
 
 from .conftest import ROOT, build_site
 
+PATTERNS = (
+    ".venv",
+    "site",
+    ".git",
+    "__pycache__",
+    ".pytest_cache",
+    ".hypothesis",
+    ".tmp-*",
+)
+
 
 @pytest.fixture()
 def project_copy(tmp_path):
     """A copy of the project (sources only) to break on purpose."""
     dest = tmp_path / "project"
-    ignore = shutil.ignore_patterns(
-        ".venv", "site", ".git", "__pycache__", ".pytest_cache", ".hypothesis", ".tmp-*"
-    )
-    shutil.copytree(ROOT, dest, ignore=ignore)
+    ignore = shutil.ignore_patterns(*PATTERNS)
+    shutil.copytree(ROOT, dest, ignore=shutil.ignore_patterns(".cache", *PATTERNS))
+    # the build cache, as far as it holds still: other workers write and prune it meanwhile
+    # (an entry missing from the copy is computed again)
+    with contextlib.suppress(FileNotFoundError, shutil.Error):
+        shutil.copytree(ROOT / ".cache", dest / ".cache", ignore=ignore)
     return dest
 
 

@@ -252,10 +252,21 @@ def _store(path: Path, value: object) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    entries = sorted(
-        path.parent.glob("*.pickle"), key=lambda p: p.stat().st_mtime, reverse=True
-    )
-    for old in entries[KEEP:]:
+    _prune(path.parent)
+
+
+def _prune(kind: Path) -> None:
+    """Keep the :data:`KEEP` newest entries of a kind. Another process may be writing (its
+    ``.tmp-`` file is not an entry) or pruning (an entry may vanish under us) at the same time."""
+
+    def mtime(p: Path) -> float:
+        try:
+            return p.stat().st_mtime
+        except FileNotFoundError:
+            return 0.0
+
+    entries = [p for p in kind.glob("*.pickle") if not p.name.startswith(".tmp-")]
+    for old in sorted(entries, key=mtime, reverse=True)[KEEP:]:
         old.unlink(missing_ok=True)
 
 
