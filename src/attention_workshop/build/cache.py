@@ -31,6 +31,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .code_digest import files_digest as code_files_digest
+
 __all__ = [
     "PACKAGE",
     "enable",
@@ -41,6 +43,7 @@ __all__ = [
     "digest",
     "package_digest",
     "module_digest",
+    "code_digest",
     "key",
     "lookup",
     "store",
@@ -324,8 +327,16 @@ def _closure(module: str) -> set[Path]:
 
 def module_digest(*modules: str) -> str:
     """A hash of the code of ``modules`` and of everything they import from the package
-    (with the package's data files, which code may read)."""
-    return _memo(modules, lambda: _module_digest(modules))
+    (with the package's data files, which code may read). Code is hashed as what it does
+    (build/code_digest.py): a docstring or comment edit leaves the key as it was."""
+    return _memo(("code", *modules), lambda: _module_digest(modules))
+
+
+def code_digest() -> str:
+    """:func:`package_digest` with the Python files hashed as what they do (build/code_digest.py)."""
+    return _memo(
+        ("code",), lambda: code_files_digest(_package_files(), _PACKAGE_DIR.parent)
+    )
 
 
 def _module_digest(modules: tuple[str, ...]) -> str:
@@ -333,7 +344,7 @@ def _module_digest(modules: tuple[str, ...]) -> str:
     for m in modules:
         files |= _closure(m)
     data = {p for p in _package_files() if p.suffix not in (".py", ".pyc")}
-    return _files_digest(files | data)
+    return code_files_digest(files | data, _PACKAGE_DIR.parent)
 
 
 # ------------------------------------------------------------------ storing and finding
