@@ -50,6 +50,7 @@ __all__ = [
     "get",
     "call",
     "STATS",
+    "per_package",
 ]
 
 T = TypeVar("T")
@@ -212,27 +213,35 @@ def _stamp() -> tuple[object, ...]:
     )
 
 
-_DIGESTS: dict[tuple[object, ...], str] = {}
+_DIGESTS: dict[tuple[object, ...], Any] = {}
 
 
-def _memo(name: tuple[str, ...], make: Callable[[], str]) -> str:
+def _memo(name: tuple[str, ...], make: Callable[[], T], kind: type = str) -> T:
     """``make()``, once per set of file dates and sizes: in this process, and (cache on) on disk,
-    where the next build finds it (``mkdocs serve`` imports the package afresh for each build)."""
+    where the next build finds it (``mkdocs serve`` imports the package afresh for each build).
+    A value read back that is not a ``kind`` is made again."""
     stamp = (name, _stamp())
     if stamp in _DIGESTS:
-        return _DIGESTS[stamp]
+        found: T = _DIGESTS[stamp]
+        return found
     path = _entry("digest", digest("digest", stamp))
     value = None
     if enabled() and not fresh() and path.is_file():
         # an unreadable entry is made again
         with contextlib.suppress(Exception), path.open("rb") as f:
             value = pickle.load(f)
-    if not isinstance(value, str):
+    if not isinstance(value, kind):
         value = make()
         if enabled():
             _store(path, value)
     _DIGESTS[stamp] = value
-    return value
+    return value  # type: ignore[return-value]
+
+
+def per_package(name: str, make: Callable[[], T], kind: type) -> T:
+    """``make()``, a pure function of the package's files alone (what its modules import...),
+    made again only when one of the files changes (date or size), kept as :func:`package_digest`."""
+    return _memo(("per_package", name), make, kind)
 
 
 def package_digest() -> str:
