@@ -5,7 +5,8 @@ kept in the build's cache (``build.cache``) under the key of everything it reads
 after the other hooks (values filled), its front matter, the files it includes (``--8<--``,
 followed), where it stands, mkdocs.yml, the hooks, the theme overrides, the diagrams, the
 site's list of files and the environment; for a page that runs code (an exec fence, a ``:::``
-block) also the package, captures/, every value the prose may quote (the commit included)
+block) also the package (build/page_keys.py: every byte where the page may show its text,
+else what its code does), captures/, every value the prose may quote (the commit included)
 and, when one of its snippets lists the downloads, the take-home files. markdown-exec numbers
 its blocks across the build: the count so far is part of the key too.
 
@@ -111,7 +112,8 @@ def _key(markdown: str, page: Page) -> str:
     if _RUNS_CODE.search(markdown):
         pages = common.pages()
         parts += [
-            cache.package_digest(),
+            # every byte of the package where the page may show it, else what its code does
+            pages.code_key(markdown, includes),
             _captures(root),
             sorted(pages.context().items()),
         ]

@@ -341,10 +341,15 @@ def module_digest(*modules: str) -> str:
     return _memo(("code", *modules), lambda: _module_digest(modules))
 
 
-def code_digest() -> str:
-    """:func:`package_digest` with the Python files hashed as what they do (build/code_digest.py)."""
+def code_digest(*readers: str) -> str:
+    """:func:`package_digest` with the Python files hashed as what they do (build/code_digest.py);
+    ``readers`` (paths such as ``attention_workshop/build/render.py``) are modules whose reading
+    of source the caller has ruled out, and do not keep the files from being normalised."""
     return _memo(
-        ("code",), lambda: code_files_digest(_package_files(), _PACKAGE_DIR.parent)
+        ("code", "", *readers),
+        lambda: code_files_digest(
+            _package_files(), _PACKAGE_DIR.parent, trusted=frozenset(readers)
+        ),
     )
 
 

@@ -28,9 +28,13 @@ READS_SOURCE = re.compile(
     rb"__doc__|\binspect\b|linecache|getsource|getdoc|__code__|co_firstlineno|f_lineno"
     rb"|\btraceback\b"
 )
-#: The files that read source only to hash it (the keys' own code): never a reason not to normalise.
+#: The files that read source (or name ways to) only to make keys (the keys' own code): never a reason not to normalise.
 KEY_CODE = frozenset(
-    {"attention_workshop/build/cache.py", "attention_workshop/build/code_digest.py"}
+    {
+        "attention_workshop/build/cache.py",
+        "attention_workshop/build/code_digest.py",
+        "attention_workshop/build/page_keys.py",
+    }
 )
 #: What a normalised file is hashed as begins with this (never the first bytes of a source file).
 _TREE = b"\0ast\0"
@@ -65,14 +69,18 @@ def code_text(data: bytes) -> bytes:
     return _TREE + ast.dump(_drop_docstrings(tree)).encode()
 
 
-def files_digest(paths: Iterable[Path], base: Path) -> str:
+def files_digest(
+    paths: Iterable[Path], base: Path, trusted: frozenset[str] = frozenset()
+) -> str:
     """A sha256 of ``paths`` (named relative to ``base``): Python files by :func:`code_text`,
-    unless one of them may read source text (:data:`READS_SOURCE`), other files byte for byte."""
+    unless one of them may read source text (:data:`READS_SOURCE`; :data:`KEY_CODE` and
+    ``trusted`` not counted), other files byte for byte."""
     contents = {p: p.read_bytes() for p in sorted(paths)}
     normalise = not any(
         READS_SOURCE.search(data)
         for p, data in contents.items()
-        if p.suffix == ".py" and p.relative_to(base).as_posix() not in KEY_CODE
+        if p.suffix == ".py"
+        and p.relative_to(base).as_posix() not in KEY_CODE | trusted
     )
     h = hashlib.sha256()
     for path, data in contents.items():
