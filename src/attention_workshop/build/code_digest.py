@@ -16,6 +16,7 @@ that are not Python (data the code reads) are always hashed byte for byte.
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import re
 from collections.abc import Iterable
@@ -59,6 +60,8 @@ def _drop_docstrings(tree: ast.AST) -> ast.AST:
     return tree
 
 
+# one build asks for the same files under several keys (the run, each figure, the pages)
+@functools.lru_cache(maxsize=1024)
 def code_text(data: bytes) -> bytes:
     """What a Python file's code does, as bytes: its syntax tree without docstrings. A file that
     does not parse is its own bytes (running it fails whatever its key)."""
