@@ -119,11 +119,32 @@ def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(
     assert cache.module_digest("attention_workshop.build.charts") == second
     # ...but it is by the chapters figures.py reads, and by the trained model
     before = cache.module_digest("attention_workshop.build.figures")
-    core.write_text(core.read_text() + "\n# again\n")
+    core.write_text(core.read_text() + "\nAGAIN = 2\n")
     assert cache.module_digest("attention_workshop.build.figures") != before
     before = cache.module_digest("attention_workshop.chapters.real_heads.facts")
-    core.write_text(core.read_text() + "\n# once more\n")
+    core.write_text(core.read_text() + "\nONCE_MORE = 3\n")
     assert cache.module_digest("attention_workshop.chapters.real_heads.facts") != before
+
+
+def test_the_experiments_key_follows_its_code_and_not_its_docstrings(
+    tmp_path, monkeypatch
+):
+    """A docstring or comment edit to the maths finds the run again; a code edit runs it anew."""
+    package = _copy_package(tmp_path, monkeypatch)
+    name = "attention_workshop.build.pages"
+    first = cache.module_digest(name)
+    core = package / "core.py"
+    text = core.read_text()
+    first_line = '"""Turn scores into weights'
+    assert first_line in text
+    documented = text.replace("def softmax(", "# a comment\ndef softmax(", 1)
+    documented = documented.replace(first_line, first_line + " (a new word)", 1)
+    documented = documented.replace('"""', '"""The module, said anew. ', 1)
+    core.write_text(documented)
+    assert cache.module_digest(name) == first
+    # the same edit, and one number of the code changed
+    core.write_text(documented + "\nEPSILON = 1e-9\n")
+    assert cache.module_digest(name) != first
 
 
 def test_data_files_are_part_of_every_code_key(tmp_path, monkeypatch):

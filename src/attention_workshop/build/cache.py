@@ -17,7 +17,6 @@ key includes it.
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import functools
 import hashlib
@@ -29,6 +28,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .cache_key import canonical, digest, environment, key
+from .code_digest import files_digest as code_files_digest
+from .import_closure import closure
 
 __all__ = [
     "PACKAGE",
@@ -40,12 +41,14 @@ __all__ = [
     "digest",
     "package_digest",
     "module_digest",
+    "code_digest",
     "key",
     "lookup",
     "store",
     "get",
     "call",
     "STATS",
+    "per_package",
 ]
 
 T = TypeVar("T")
@@ -108,27 +111,35 @@ def _stamp() -> tuple[object, ...]:
     )
 
 
-_DIGESTS: dict[tuple[object, ...], str] = {}
+_DIGESTS: dict[tuple[object, ...], Any] = {}
 
 
-def _memo(name: tuple[str, ...], make: Callable[[], str]) -> str:
+def _memo(name: tuple[str, ...], make: Callable[[], T], kind: type = str) -> T:
     """``make()``, once per set of file dates and sizes: in this process, and (cache on) on disk,
-    where the next build finds it (``mkdocs serve`` imports the package afresh for each build)."""
+    where the next build finds it (``mkdocs serve`` imports the package afresh for each build).
+    A value read back that is not a ``kind`` is made again."""
     stamp = (name, _stamp())
     if stamp in _DIGESTS:
-        return _DIGESTS[stamp]
+        found: T = _DIGESTS[stamp]
+        return found
     path = _entry("digest", digest("digest", stamp))
     value = None
     if enabled() and not fresh() and path.is_file():
         # an unreadable entry is made again
         with contextlib.suppress(Exception), path.open("rb") as f:
             value = pickle.load(f)
-    if not isinstance(value, str):
+    if not isinstance(value, kind):
         value = make()
         if enabled():
             _store(path, value)
     _DIGESTS[stamp] = value
-    return value
+    return value  # type: ignore[return-value]
+
+
+def per_package(name: str, make: Callable[[], T], kind: type) -> T:
+    """``make()``, a pure function of the package's files alone (what its modules import...),
+    made again only when one of the files changes (date or size), kept as :func:`package_digest`."""
+    return _memo(("per_package", name), make, kind)
 
 
 def package_digest() -> str:
@@ -136,103 +147,31 @@ def package_digest() -> str:
     return _memo(("package",), lambda: _files_digest(_package_files()))
 
 
-# ------------------------------------------------------------------ what a module's code imports
-
-
-def _module_path(name: str) -> Path | None:
-    rel = Path(*name.split("."))
-    for path in (
-        _PACKAGE_DIR.parent / rel / "__init__.py",
-        _PACKAGE_DIR.parent / f"{rel}.py",
-    ):
-        if path.is_file():
-            return path
-    return None
-
-
-class _Imports(ast.NodeVisitor):
-    """The package modules a module imports when it runs (``if TYPE_CHECKING:`` blocks excluded)."""
-
-    def __init__(self, name: str, is_package: bool) -> None:
-        self.base = name.split(".") if is_package else name.split(".")[:-1]
-        self.found: set[str] = set()
-
-    def visit_If(self, node: ast.If) -> None:
-        test = node.test
-        name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
-        if name == "TYPE_CHECKING":
-            for child in node.orelse:
-                self.visit(child)
-            return
-        self.generic_visit(node)
-
-    def visit_Import(self, node: ast.Import) -> None:
-        self.found.update(a.name for a in node.names)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:
-            parts = self.base[: len(self.base) - node.level + 1]
-            module = ".".join([*parts, *([node.module] if node.module else [])])
-        else:
-            module = node.module or ""
-        subs = [f"{module}.{a.name}" for a in node.names]
-        found = [s for s in subs if _module_path(s) is not None]
-        # `from pkg import submodule` runs pkg's __init__ (its own text) and the submodule
-        self.found.update(found)
-        if len(found) < len(subs):
-            self.found.add(module)
-        else:
-            self.found.add(f"{module}.__init__")
-
-
-@functools.cache
-def _direct(name: str, stamp: tuple[int, int]) -> frozenset[str]:
-    path = _module_path(name)
-    assert path is not None
-    visitor = _Imports(name, path.name == "__init__.py")
-    visitor.visit(ast.parse(path.read_bytes()))
-    return frozenset(m for m in visitor.found if m.split(".")[0] == PACKAGE)
-
-
-def _closure(module: str) -> set[Path]:
-    """The files whose text can change what ``module``'s code does: it, what it imports, transitively,
-    and the ``__init__`` of every package on the way (their own text)."""
-    seen: set[str] = set()
-    files: set[Path] = set()
-    todo = [module]
-    while todo:
-        name = todo.pop()
-        own_only = name.endswith(".__init__")
-        name = name.removesuffix(".__init__")
-        parts = name.split(".")
-        for n in range(1, len(parts)):
-            init = _module_path(".".join(parts[:n]))
-            if init is not None:
-                files.add(init)
-        path = _module_path(name)
-        if path is None:
-            continue
-        files.add(path)
-        if own_only or name in seen:
-            continue
-        seen.add(name)
-        stat = path.stat()
-        todo.extend(_direct(name, (stat.st_mtime_ns, stat.st_size)))
-    return files
-
-
 def module_digest(*modules: str) -> str:
     """A hash of the code of ``modules`` and of everything they import from the package
-    (with the package's data files, which code may read)."""
-    return _memo(modules, lambda: _module_digest(modules))
+    (with the package's data files, which code may read). Code is hashed as what it does
+    (build/code_digest.py): a docstring or comment edit leaves the key as it was."""
+    return _memo(("code", *modules), lambda: _module_digest(modules))
+
+
+def code_digest(*readers: str) -> str:
+    """:func:`package_digest` with the Python files hashed as what they do (build/code_digest.py);
+    ``readers`` (paths such as ``attention_workshop/build/render.py``) are modules whose reading
+    of source the caller has ruled out, and do not keep the files from being normalised."""
+    return _memo(
+        ("code", "", *readers),
+        lambda: code_files_digest(
+            _package_files(), _PACKAGE_DIR.parent, trusted=frozenset(readers)
+        ),
+    )
 
 
 def _module_digest(modules: tuple[str, ...]) -> str:
     files: set[Path] = set()
     for m in modules:
-        files |= _closure(m)
+        files |= closure(m, _PACKAGE_DIR.parent)
     data = {p for p in _package_files() if p.suffix not in (".py", ".pyc")}
-    return _files_digest(files | data)
+    return code_files_digest(files | data, _PACKAGE_DIR.parent)
 
 
 # ------------------------------------------------------------------ storing and finding

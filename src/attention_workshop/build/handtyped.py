@@ -20,6 +20,7 @@ with a reason (:class:`Allowed`, read by :func:`load_allowed` from ``hooks/handt
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
@@ -147,10 +148,18 @@ def _named(text: str, m: re.Match[str]) -> bool:
 def _index(
     values: Mapping[str, str],
 ) -> tuple[dict[float, list[str]], dict[float, list[str]]]:
-    """Every computed number -> the keys whose value holds it; and whole values -> their keys."""
+    """Every computed number -> the keys whose value holds it; and whole values -> their keys
+    (read only: made once for the values every page of a build is checked against)."""
+    return _index_of(tuple(values.items()))
+
+
+@functools.lru_cache(maxsize=4)
+def _index_of(
+    items: tuple[tuple[str, str], ...],
+) -> tuple[dict[float, list[str]], dict[float, list[str]]]:
     anywhere: dict[float, list[str]] = {}
     whole: dict[float, list[str]] = {}
-    for key, text in values.items():
+    for key, text in items:
         if _NOT_RESULTS.search(key):
             continue
         found = numbers_in(text)

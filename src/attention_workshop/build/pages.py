@@ -64,9 +64,10 @@ def _verified_run(sentence: tuple[str, ...]) -> Results:
 
 @lru_cache(maxsize=4)
 def _run(sentence: tuple[str, ...], fingerprint: str) -> Results:
-    # On disk (build/cache.py), keyed on every file of the package and the environment: a hit
-    # is a run whose claims held, and imports neither PyTorch nor Matplotlib.
-    key = cache.key("experiment", sentence, cache.package_digest())
+    # On disk (build/cache.py), keyed on the code this module imports (the experiment and the
+    # claims; as what it does: a docstring edit is no new run), the package's data files and the
+    # environment: a hit is a run whose claims held, and imports neither PyTorch nor Matplotlib.
+    key = cache.key("experiment", sentence, cache.module_digest(__name__))
     return cache.get("experiment", key, lambda: _verified_run(sentence))
 
 

@@ -5,7 +5,8 @@ kept in the build's cache (:mod:`.cache`) under the key of everything it reads
 (:func:`page_key`): its Markdown after the other hooks (values filled), its front matter, the
 files it includes (``--8<--``, followed), where it stands, mkdocs.yml, the hooks, the theme
 overrides, the diagrams, the site's list of files and the environment; for a page that runs
-code (an exec fence, a ``:::`` block) also the package, captures/, every value the prose may
+code (an exec fence, a ``:::`` block) also the package (:mod:`.page_keys`: every byte where
+the page may show its text, else what its code does), captures/, every value the prose may
 quote (the commit included) and, when one of its snippets lists the downloads, the take-home
 files. markdown-exec numbers its blocks across the build: the count so far is part of the key too.
 
@@ -114,7 +115,8 @@ def page_key(markdown: str, page: Page) -> str:
     ]
     if _RUNS_CODE.search(markdown):
         parts += [
-            cache.package_digest(),
+            # every byte of the package where the page may show it, else what its code does
+            site.code_key(markdown, included),
             _captures(root),
             sorted(site.context().items()),
         ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..gpt2 import GPT2
 from . import cache, exam_page, inside_page, pages, real_heads_page, real_heads_values
+from .page_keys import code_key
 from .pages import GENERATED, build_info, results, stale_captures
 from .results import Results
 
@@ -19,6 +20,7 @@ __all__ = [
     "context",
     "generated_files",
     "stale_captures",
+    "code_key",
     "main",
 ]
 

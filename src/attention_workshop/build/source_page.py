@@ -14,6 +14,8 @@ import html
 import re
 from pathlib import Path
 
+from . import cache
+
 __all__ = [
     "ENTRY",
     "LAYERS",
@@ -66,7 +68,14 @@ def _imported(module: str, path: Path) -> set[str]:
 
 def experiment_modules() -> list[str]:
     """Every package module the experiment's command line imports, its packages' ``__init__`` included,
-    ordered by layer (maths, chapters, build; the command first in its layer), then by file path."""
+    ordered by layer (maths, chapters, build; the command first in its layer), then by file path.
+
+    Found once per set of the package's file dates and sizes (build/cache.py): the Source page's
+    three tabs and its check ask on every build."""
+    return list(cache.per_package("experiment_modules", _experiment_modules, list))
+
+
+def _experiment_modules() -> list[str]:
     seen: set[str] = set()
     todo = [ENTRY]
     while todo:
