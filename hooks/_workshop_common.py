@@ -16,9 +16,10 @@ import html
 import importlib
 import logging
 import re
-import sys
 from collections.abc import Callable
 from types import ModuleType
+
+import _workshop_imports
 
 PACKAGE = "attention_workshop"
 _TAGS = re.compile(r"<[^>]+>")
@@ -34,12 +35,9 @@ def problem(message: str, page: str = "") -> None:
 
 
 def fresh_pages() -> ModuleType:
-    """Forget every imported module of the package, then import its pages API anew.
-
-    Under ``mkdocs serve`` an edit to src/ or snippets/ then shows up on the next reload.
-    """
-    for name in [m for m in sys.modules if m == PACKAGE or m.startswith(f"{PACKAGE}.")]:
-        del sys.modules[name]
+    """The package's pages API as a fresh import has it (``_workshop_imports``): under
+    ``mkdocs serve`` an edit to src/ shows up on the next reload."""
+    _workshop_imports.refresh(PACKAGE)
     return pages()
 
 

@@ -67,6 +67,7 @@ def enable(on: bool = True) -> None:
     """Use the cache (the site build's hooks turn it on at a build's start, off at its end)."""
     global _ENABLED
     _ENABLED = on
+    _BUILD_STAMP.clear()
 
 
 def enabled() -> bool:
@@ -102,13 +103,22 @@ def _package_files() -> list[Path]:
 
 
 def _stamp() -> tuple[object, ...]:
-    """Each file of the package with its size and date: the digests below change only if this does."""
-    return (
+    """Each file of the package with its size and date: the digests below change only if this does.
+    Taken once per build (the package's modules are imported once per build too)."""
+    if _ENABLED and _BUILD_STAMP:
+        return _BUILD_STAMP[0]
+    stamp = (
         _PACKAGE_DIR,
         *sorted(
             (str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in _package_files()
         ),
     )
+    if _ENABLED:
+        _BUILD_STAMP.append(stamp)
+    return stamp
+
+
+_BUILD_STAMP: list[tuple[object, ...]] = []
 
 
 _DIGESTS: dict[tuple[object, ...], Any] = {}

@@ -9,6 +9,7 @@ definitions of terms and of symbols.
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Sequence
@@ -66,11 +67,15 @@ class Entry:
 
 
 def entries() -> tuple[Entry, ...]:
-    """The entries of the data file, in its order (read afresh at every call)."""
-    with files(__package__).joinpath(DATA_FILE).open("rb") as fh:
-        data = tomllib.load(fh)
+    """The entries of the data file, in its order (read afresh at every call, parsed once per text)."""
+    return _parse(files(__package__).joinpath(DATA_FILE).read_bytes())
+
+
+@functools.lru_cache(maxsize=2)
+def _parse(data: bytes) -> tuple[Entry, ...]:
     return tuple(
-        Entry(**{**e, "never": tuple(e.get("never", ()))}) for e in data["entry"]
+        Entry(**{**e, "never": tuple(e.get("never", ()))})
+        for e in tomllib.loads(data.decode("utf-8"))["entry"]
     )
 
 
@@ -85,12 +90,19 @@ def _without_code(markdown: str) -> str:
 
 def math_segments(markdown: str) -> list[str]:
     """The TeX of every formula of a page (``$...$`` and ``$$...$$``), code blocks and inline code left out."""
-    return [(a or b).strip() for a, b in _MATH.findall(_without_code(markdown))]
+    return list(_views(markdown)[1])
 
 
 def prose(markdown: str) -> str:
     """A page's text without its code blocks, inline code and formulas."""
-    return _MATH.sub(" ", _without_code(markdown))
+    return _views(markdown)[0]
+
+
+# every entry asks the same pages: each page's text is taken apart once (per text)
+@functools.lru_cache(maxsize=64)
+def _views(markdown: str) -> tuple[str, tuple[str, ...]]:
+    text = _without_code(markdown)
+    return _MATH.sub(" ", text), tuple((a or b).strip() for a, b in _MATH.findall(text))
 
 
 def _token(text: str) -> re.Pattern[str]:

@@ -12,6 +12,7 @@ no outputs: a reader runs them).
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import posixpath
 import re
@@ -242,6 +243,17 @@ def cells(
 
 def notebook(page: str, page_cells: list[Cell]) -> str:
     """The notebook's JSON: cell ids ``<page>-<n>``, a Python 3 kernel, no outputs."""
+    return _notebook(
+        page,
+        tuple((c.kind, c.text, tuple(sorted(c.options.items()))) for c in page_cells),
+    )
+
+
+# made once per page's cells (mkdocs serve builds again at every save; nbformat validates)
+@functools.lru_cache(maxsize=16)
+def _notebook(
+    page: str, page_cells: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]
+) -> str:
     import nbformat
     from nbformat import v4
 
@@ -254,16 +266,16 @@ def notebook(page: str, page_cells: list[Cell]) -> str:
         },
         "language_info": {"name": "python"},
     }
-    for n, cell in enumerate(page_cells, 1):
+    for n, (kind, text, options) in enumerate(page_cells, 1):
         cell_id = f"{page}-{n:02d}"
-        if cell.kind == "code":
-            c = v4.new_code_cell(cell.text, id=cell_id)
-            c.metadata = {"workshop": dict(cell.options)}
+        if kind == "code":
+            c = v4.new_code_cell(text, id=cell_id)
+            c.metadata = {"workshop": dict(options)}
         else:
-            c = v4.new_markdown_cell(cell.text, id=cell_id)
+            c = v4.new_markdown_cell(text, id=cell_id)
             files = {
                 k.removeprefix("attachment:"): v
-                for k, v in cell.options.items()
+                for k, v in options
                 if k.startswith("attachment:")
             }
             if files:

@@ -13,6 +13,7 @@ environment, install the wheel with the lock, run the experiment.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import subprocess
@@ -93,6 +94,12 @@ def experiment_lock(lock_text: str, roots: tuple[str, ...] = ROOTS) -> str:
     Raises:
         ValueError: a package the experiment needs is not pinned in the lock, or not installed.
     """
+    # the installed distributions' requirements are read once per environment (cache_key)
+    return _experiment_lock(lock_text, tuple(roots), cache.environment())
+
+
+@functools.lru_cache(maxsize=4)
+def _experiment_lock(lock_text: str, roots: tuple[str, ...], _env: str) -> str:
     pins = _pins(lock_text)
     seen: set[str] = set()
     todo = [_canonical(r) for r in roots]
