@@ -2,13 +2,16 @@
 
 ``mkdocs serve`` builds again in the same process at every save. The package's modules are
 dropped and imported again when a file of the package changed, or when another copy of it now
-comes first on ``sys.path``; otherwise they stay (compiled code and pure caches survive), and
-``build.site.forget`` resets the state one build may not inherit from another (its
-``PER_BUILD`` list; tests/test_site_state.py keeps the list whole).
+comes first on ``sys.path``; otherwise they stay (compiled code and pure caches survive). When
+files changed, a module that imports nothing from the package and whose own file is unchanged
+(a leaf: build/code_digest.py, build/import_closure.py...) stays too, with its caches: what it
+does cannot have changed. Either way ``build.site.forget`` then resets the state one build may
+not inherit from another (its ``PER_BUILD`` list; tests/test_site_state.py keeps it whole).
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.machinery
 import sys
@@ -32,8 +35,36 @@ def _stamp(package: str) -> tuple[object, ...] | None:
     return (str(folder), *sorted(files))
 
 
+def _leaf(own: tuple[str, int, int], package: str) -> bool:
+    """Whether the module file ``own`` (path, date, size) imports nothing from ``package`` (nor is
+    a package's __init__); asked once per file version."""
+    if own not in _LEAVES:
+        _LEAVES[own] = not own[0].endswith("__init__.py") and _imports_none(
+            own[0], package
+        )
+    return _LEAVES[own]
+
+
+_LEAVES: dict[tuple[str, int, int], bool] = {}
+
+
+def _imports_none(path: str, package: str) -> bool:
+    tree = ast.parse(Path(path).read_bytes())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (
+            node.level or (node.module or "").split(".")[0] == package
+        ):
+            return False
+        if isinstance(node, ast.Import) and any(
+            a.name.split(".")[0] == package for a in node.names
+        ):
+            return False
+    return True
+
+
 def refresh(package: str) -> None:
-    """``package`` as a fresh import has it: imported again, or kept and its state reset."""
+    """``package`` as a fresh import has it: imported again (unchanged leaves kept), or kept,
+    then its per-build state reset."""
     stamp = _stamp(package)
     loaded = getattr(sys.modules.get(package), "__file__", None)
     same_copy = (
@@ -41,9 +72,32 @@ def refresh(package: str) -> None:
         and loaded is not None
         and str(Path(loaded).resolve().parent) == stamp[0]
     )
-    if same_copy and stamp == _IMPORTED.get("stamp"):
-        importlib.import_module(f"{package}.build.site").forget()
-        return
-    for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
-        del sys.modules[name]
-    _IMPORTED["stamp"] = stamp
+    before = _IMPORTED.get("stamp")
+    if not (same_copy and stamp == before):
+        unchanged = set(stamp or ()) & set(before or ()) if same_copy else set()
+        kept = []
+        for name in [
+            m for m in sys.modules if m == package or m.startswith(f"{package}.")
+        ]:
+            own = _own(sys.modules[name])
+            if own is not None and own in unchanged and _leaf(own, package):
+                kept.append(name)
+                continue
+            del sys.modules[name]
+        _IMPORTED["stamp"] = stamp
+        importlib.import_module(f"{package}.build.site")
+        # a kept module is an attribute of its package's new module, as an import makes it
+        for name in kept:
+            parent, _, child = name.rpartition(".")
+            if parent in sys.modules:
+                setattr(sys.modules[parent], child, sys.modules[name])
+    importlib.import_module(f"{package}.build.site").forget()
+
+
+def _own(module: object) -> tuple[str, int, int] | None:
+    """A module's file, date and size as :func:`_stamp` has them (None without a file)."""
+    file = getattr(module, "__file__", None)
+    if not file or not Path(file).is_file():
+        return None
+    st = Path(file).stat()
+    return (str(Path(file).resolve()), st.st_mtime_ns, st.st_size)

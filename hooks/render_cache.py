@@ -39,9 +39,10 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
 
 
 def on_pre_build(config: MkDocsConfig) -> None:
+    common.render_cache().keep_theme_listing(config)
     search = config.plugins.get("material/search")
     index = getattr(search, "search_index", None)
-    if index is not None and common.cache().enabled():
+    if index is not None:
         index.add_entry_from_context = common.render_cache().indexed(index, config)
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import _workshop_common as common
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File
 
 if TYPE_CHECKING:
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
 
 SOURCE_PAGE = "source.md"
 _TITLE = re.compile(r"^# .*$", re.M)
+
+
+# once the package is imported and the cache on (hooks/experiment.py, priority 100): setuptools
+# builds the wheel in its own process while the build goes on
+@event_priority(50)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    common.downloads().prefetch_wheel()
+    return config
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:

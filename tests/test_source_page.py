@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,27 @@ def test_the_check_names_a_module_missing_or_stale():
     stale = dict(files)
     stale["src/attention_workshop/core.py"] += "# an edit the page did not get\n"
     assert source_page.missing(_page(stale)) == ["src/attention_workshop/core.py"]
+
+
+@pytest.mark.site
+def test_search_finds_the_source_pages_words_not_every_line_of_its_listings(built_site):
+    """docs/source.md asks (``search: {code: false}``) that its listings stay out of the index:
+    its prose and tab names are searched; a line of code only there is not. The API page, which
+    asks nothing, keeps its code."""
+    import json
+
+    docs = json.loads((built_site / "search" / "search_index.json").read_text("utf-8"))
+    text = {
+        prefix: " ".join(
+            d["text"] + " " + d["title"]
+            for d in docs["docs"]
+            if d["location"].split("#")[0] == prefix
+        )
+        for prefix in ("source/", "api/")
+    }
+    assert "whole program" in text["source/"]
+    # a line only the listing of core.py holds (its code, not its docstring)
+    core = (Path(source_page.__file__).parent.parent / "core.py").read_text("utf-8")
+    assert "np.exp(" in core
+    assert "np.exp(" not in text["source/"]
+    assert "np.exp(" in text["api/"] or "softmax" in text["api/"]

@@ -43,6 +43,7 @@ __all__ = [
     "module_digest",
     "code_digest",
     "key",
+    "holds",
     "lookup",
     "store",
     "get",
@@ -217,6 +218,11 @@ def _prune(kind: Path) -> None:
     entries = [p for p in kind.glob("*.pickle") if not p.name.startswith(".tmp-")]
     for old in sorted(entries, key=mtime, reverse=True)[KEEP:]:
         old.unlink(missing_ok=True)
+
+
+def holds(kind: str, k: str) -> bool:
+    """Whether :func:`lookup` would find a stored result (read nothing, count nothing)."""
+    return enabled() and not fresh() and _entry(kind, k).is_file()
 
 
 def lookup(kind: str, k: str) -> Any | None:

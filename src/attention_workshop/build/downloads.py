@@ -27,6 +27,7 @@ __all__ = [
     "NOTEBOOKS",
     "BUNDLE",
     "files",
+    "prefetch_wheel",
     "wheel_name",
     "commands",
     "table",
@@ -136,6 +137,11 @@ def _files() -> dict[str, bytes]:
     for page in notebooks.PAGES:
         out[notebook_path(page)] = _notebook(page, values)
     return out
+
+
+def prefetch_wheel() -> None:
+    """Start building the take-home wheel now, in the background (:func:`.takehome.prefetch_wheel`)."""
+    takehome.prefetch_wheel()
 
 
 def files() -> dict[str, bytes]:

@@ -26,19 +26,29 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import cache, downloads, site
+from . import cache, downloads, highlight_memo, site, theme_files
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-__all__ = ["start", "folder_digest", "includes", "page_key", "renderer", "indexed"]
+__all__ = [
+    "keep_theme_listing",
+    "start",
+    "folder_digest",
+    "includes",
+    "page_key",
+    "renderer",
+    "indexed",
+]
 
 #: What a page's rendering does, given the page, the config and the files (``Page.render``'s call).
 Render = Callable[["Page", "MkDocsConfig", "Files"], None]
 
 _INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+["']?([^"'\s]+)["']?\s*$""", re.M)
+# a line-numbered listing (pymdownx.highlight's table): the Source page's whole files
+_LISTING = re.compile(r'<table class="highlighttable">.*?</table>', re.S)
 _RUNS_CODE = re.compile(r"""exec=["']?(?:1|true|on)|^\s*:::\s""", re.M)
 #: What every page's rendering shares in this build (:func:`start`): "site", "root", "captures".
 _BUILD: dict[str, Any] = {}
@@ -63,9 +73,19 @@ def folder_digest(root: Path, *parts: str) -> str:
     return str(cache.digest(files))
 
 
+def keep_theme_listing(config: MkDocsConfig) -> None:
+    """The theme's static files listed once per process, not per build (:mod:`.theme_files`)."""
+    theme = config.theme
+    get_env = theme.get_env
+    settings = tuple(sorted(theme.static_templates))
+    theme.get_env = lambda: theme_files.remember(get_env(), settings)  # type: ignore[method-assign]
+
+
 def start(config: MkDocsConfig, files: Files) -> None:
     """What every page's rendering shares, once per build (MkDocs' ``on_nav``)."""
     root = Path(config.config_file_path).parent
+    # a code block's Pygments HTML is made once per text and options (Source's listings)
+    highlight_memo.install()
     _BUILD.clear()
     _BUILD["site"] = cache.digest(
         folder_digest(root, "mkdocs.yml", "hooks", "overrides", "docs/diagrams"),
@@ -247,18 +267,32 @@ def renderer(markdown: str, page: Page) -> Render | None:
 
 
 def indexed(search_index: Any, config: MkDocsConfig) -> Callable[[Page], None]:
-    """Material's search entries of a page, kept under the key of what they are made from."""
+    """Material's search entries of a page, kept under the key of what they are made from (cache
+    on). A page whose front matter says ``search: {code: false}`` (the Source page) is indexed
+    without its line-numbered code listings: its words are found, not every line of the program."""
     add = search_index.add_entry_from_context
     options = dict(config.plugins["material/search"].config)
 
+    def index(page: Page) -> None:
+        content = page.content
+        if not (page.meta.get("search") or {}).get("code", True):
+            page.content = _LISTING.sub("", content or "")
+        try:
+            add(page)
+        finally:
+            page.content = content
+
     def add_entry_from_context(page: Page) -> None:
+        if not cache.enabled():
+            index(page)
+            return
         key = cache.key(
             "search", options, page.url, page.title, page.meta, page.content, page.toc
         )
         entries = cache.lookup("search", key)
         if entries is None:
             before = len(search_index.entries)
-            add(page)
+            index(page)
             entries = search_index.entries[before:]
             cache.store("search", key, entries)
         else:

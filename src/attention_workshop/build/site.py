@@ -24,6 +24,7 @@ from . import (
     pages,
     real_heads_page,
     real_heads_values,
+    takehome,
 )
 from .page_keys import code_key
 from .pages import GENERATED, build_info, results, stale_captures
@@ -115,6 +116,7 @@ PER_BUILD = (
     "build.downloads:_files",
     "build.downloads:_SITE",
     "build.render_cache:_BUILD",
+    "build.takehome:_PENDING",
 )
 #: Module state kept across builds: a function of its arguments and the package's files alone.
 KEPT = (
@@ -122,6 +124,7 @@ KEPT = (
     "build.code_digest:code_text",  # keyed on a file's bytes
     "build.handtyped:_index_of",  # keyed on the values
     "build.import_closure:_direct",  # keyed on a file's date and size
+    "build.theme_files:_LISTINGS",  # an installed theme folder's files (it does not change)
     "build.notebooks:_notebook",  # keyed on the page's cells
     "build.takehome:_experiment_lock",  # keyed on the lock's text and the environment's digest
     "build.notation:_parse",  # keyed on the data file's bytes
@@ -144,6 +147,7 @@ def forget() -> None:
     cache.STATS.clear()
     cache.enable(False)
     cache_key._environment.cache_clear()
+    takehome._PENDING.clear()
     # imported by the hooks (downloads imports this module; render_cache imports MkDocs)
     downloads = sys.modules.get(f"{__package__}.downloads")
     if downloads is not None:

@@ -13,6 +13,7 @@ environment, install the wheel with the lock, run the experiment.
 
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import os
 import re
@@ -33,6 +34,8 @@ __all__ = [
     "commands",
     "experiment_lock",
     "build_wheel",
+    "prefetch_wheel",
+    "wheel",
     "script",
     "human_size",
 ]
@@ -163,6 +166,36 @@ def build_wheel(out_dir: Path) -> Path:
     return out_dir / run.stdout.strip().splitlines()[-1]
 
 
+def _wheel_key() -> str:
+    inputs = [(name, (_REPO_DIR / name).read_bytes()) for name in _PROJECT_FILES]
+    inputs += [
+        (path.relative_to(_PACKAGE_DIR).as_posix(), path.read_bytes())
+        for path in sorted(_PACKAGE_DIR.rglob("*"))
+        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts
+    ]
+    return str(cache.key("wheel", inputs, os.environ.get("SOURCE_DATE_EPOCH", "0")))
+
+
+def _build() -> tuple[str, bytes]:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = build_wheel(Path(tmp))
+        return path.name, path.read_bytes()
+
+
+def prefetch_wheel() -> None:
+    """Start building the wheel in the background when the cache does not hold it: a site build
+    asks for it later (:func:`wheel`), and setuptools' process runs meanwhile."""
+    k = _wheel_key()
+    if cache.holds("wheel", k):
+        return
+    _PENDING.clear()
+    _PENDING[k] = concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(_build)
+
+
+#: The wheel being built in the background, by key (:func:`prefetch_wheel`).
+_PENDING: dict[str, concurrent.futures.Future[tuple[str, bytes]]] = {}
+
+
 def wheel() -> tuple[str, bytes]:
     """The wheel's file name and bytes (:func:`build_wheel`).
 
@@ -170,20 +203,9 @@ def wheel() -> tuple[str, bytes]:
     from, ``SOURCE_DATE_EPOCH`` (its dates) and the environment (setuptools' version among
     the distributions).
     """
-    inputs = [(name, (_REPO_DIR / name).read_bytes()) for name in _PROJECT_FILES]
-    inputs += [
-        (path.relative_to(_PACKAGE_DIR).as_posix(), path.read_bytes())
-        for path in sorted(_PACKAGE_DIR.rglob("*"))
-        if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts
-    ]
-    k = cache.key("wheel", inputs, os.environ.get("SOURCE_DATE_EPOCH", "0"))
-
-    def build() -> tuple[str, bytes]:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = build_wheel(Path(tmp))
-            return path.name, path.read_bytes()
-
-    return cache.get("wheel", k, build)
+    k = _wheel_key()
+    pending = _PENDING.pop(k, None)
+    return cache.get("wheel", k, pending.result if pending is not None else _build)
 
 
 def _copy(src: Path, dest: Path) -> None:
