@@ -18,6 +18,7 @@ random class names with ones that are the same at every build.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import subprocess
@@ -236,6 +237,8 @@ _D2_BACKGROUND = re.compile(
 )
 
 
+# every page, every build (mkdocs serve): made once per page's HTML
+@functools.lru_cache(maxsize=64)
 def stable_classes(output: str, src_uri: str) -> str:
     """A page's HTML with the plugin's random ``d2-<uuid4>`` classes replaced by ``d2-<page>-<n>``,
     in order of appearance, and each diagram's background transparent: it takes the page's own

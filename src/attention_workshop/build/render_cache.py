@@ -8,7 +8,8 @@ overrides, the diagrams, the site's list of files and the environment; for a pag
 code (an exec fence, a ``:::`` block) also the package (:mod:`.page_keys`: every byte where
 the page may show its text, else what its code does), captures/, every value the prose may
 quote (the commit included) and, when one of its snippets lists the downloads, the take-home
-files. markdown-exec numbers its blocks across the build: the count so far is part of the key too.
+files' names and sizes as shown. markdown-exec numbers its blocks across the build: the count
+so far is part of the key too.
 
 A hit restores what rendering leaves behind: the HTML, the table of contents, the title, the
 anchors and links MkDocs validates, the anchors autorefs resolves and mkdocstrings' inventory.
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import cache, downloads, highlight_memo, site, theme_files
+from .takehome import human_size
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -141,7 +143,10 @@ def page_key(markdown: str, page: Page) -> str:
             sorted(site.context().items()),
         ]
         if any(b"downloads" in data for _, data in included):
-            parts.append(sorted(downloads.files().items()))
+            # what such a page shows of them: each file's name and size as the table rounds it
+            parts.append(
+                sorted((p, human_size(len(d))) for p, d in downloads.files().items())
+            )
     return str(cache.key("page", *parts))
 
 

@@ -125,6 +125,8 @@ KEPT = (
     "build.handtyped:_index_of",  # keyed on the values
     "build.import_closure:_direct",  # keyed on a file's date and size
     "build.theme_files:_LISTINGS",  # an installed theme folder's files (it does not change)
+    "build.diagrams:stable_classes",  # keyed on the page's HTML
+    "build.source_page:_shown",  # keyed on the Source page's HTML
     "build.notebooks:_notebook",  # keyed on the page's cells
     "build.takehome:_experiment_lock",  # keyed on the lock's text and the environment's digest
     "build.notation:_parse",  # keyed on the data file's bytes

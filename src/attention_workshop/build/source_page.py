@@ -10,6 +10,7 @@ is the build's check that the built page shows each of them, byte for byte.
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import re
 from pathlib import Path
@@ -141,17 +142,24 @@ _BLOCK = re.compile(
 )
 
 
-def missing(page_html: str) -> list[str]:
-    """The experiment's modules the built Source page does not show exactly as their files are.
-
-    A module counts as shown when a code block titled with its path holds its file's text.
-    """
-    shown = {
+# the page's HTML is the same from one serve rebuild to the next unless the package changed
+@functools.lru_cache(maxsize=2)
+def _shown(page_html: str) -> dict[str, str]:
+    """Each code block's title and text."""
+    return {
         html.unescape(m.group("title")).strip(): html.unescape(
             re.sub(r"<[^>]+>", "", m.group("code"))
         )
         for m in _BLOCK.finditer(page_html)
     }
+
+
+def missing(page_html: str) -> list[str]:
+    """The experiment's modules the built Source page does not show exactly as their files are.
+
+    A module counts as shown when a code block titled with its path holds its file's text.
+    """
+    shown = _shown(page_html)
     out = []
     for module in experiment_modules():
         path = relative(module)
