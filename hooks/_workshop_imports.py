@@ -1,12 +1,10 @@
 """What the hooks share: the package imported afresh for a build only when one of its files changed.
 
-``mkdocs serve`` builds again in the same process at every save. The package's modules are
-dropped and imported again when a file of the package changed, or when another copy of it now
-comes first on ``sys.path``; otherwise they stay (compiled code and pure caches survive). When
-files changed, a module that imports nothing from the package and whose own file is unchanged
-(a leaf: build/code_digest.py, build/import_closure.py...) stays too, with its caches: what it
-does cannot have changed. Either way ``build.site.forget`` then resets the state one build may
-not inherit from another (its ``PER_BUILD`` list; tests/test_site_state.py keeps it whole).
+``mkdocs serve`` builds again in one process at every save. The package's modules are imported
+again when one of its files changed or another copy of it comes first on ``sys.path``; else
+they stay, caches and all. A leaf (it imports nothing from the package) whose file did not
+change stays either way. ``build.site.forget`` then resets what one build may not inherit from
+another (its ``PER_BUILD`` list; tests/test_site_state.py keeps it whole).
 """
 
 from __future__ import annotations
@@ -16,6 +14,10 @@ import importlib
 import importlib.machinery
 import sys
 from pathlib import Path
+
+import _workshop_compiled
+
+_workshop_compiled.remember()
 
 #: The stamp of the package's files when its modules were last imported.
 _IMPORTED: dict[str, object] = {}
@@ -49,8 +51,7 @@ _LEAVES: dict[tuple[str, int, int], bool] = {}
 
 
 def _imports_none(path: str, package: str) -> bool:
-    tree = ast.parse(Path(path).read_bytes())
-    for node in ast.walk(tree):
+    for node in ast.walk(ast.parse(Path(path).read_bytes())):
         if isinstance(node, ast.ImportFrom) and (
             node.level or (node.module or "").split(".")[0] == package
         ):
@@ -66,11 +67,11 @@ def refresh(package: str) -> None:
     """``package`` as a fresh import has it: imported again (unchanged leaves kept), or kept,
     then its per-build state reset."""
     stamp = _stamp(package)
-    loaded = getattr(sys.modules.get(package), "__file__", None)
+    loaded = _own(sys.modules.get(package))
     same_copy = (
         stamp is not None
         and loaded is not None
-        and str(Path(loaded).resolve().parent) == stamp[0]
+        and loaded[0] == f"{stamp[0]}/__init__.py"
     )
     before = _IMPORTED.get("stamp")
     if not (same_copy and stamp == before):
