@@ -82,3 +82,14 @@ def test_a_file_written_twice_is_refused(served, monkeypatch):
         ValueError, match=r"'generated/results\.log' is written twice by the build"
     ):
         site.generated_files()
+
+
+@pytest.mark.site
+def test_the_api_page_shows_a_docstrings_sphinx_roles_as_the_code_they_name(built_site):
+    """hooks/docstrings.py: ":func:`run`" in a docstring is the code ``run`` on the page, never
+    the text ":func:" before it (the docstrings of build/site.py and build/experiment.py use roles)."""
+    page = (built_site / "api" / "index.html").read_text("utf-8")
+    assert not re.search(r":(func|data|mod|class|meth|attr|exc|obj):<code>", page)
+    assert "<code>generated_files</code>" in page
+    source = Path(site.__file__).read_text("utf-8")
+    assert ":func:`generated_files`" in source

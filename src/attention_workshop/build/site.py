@@ -13,6 +13,7 @@ package's own files; tests/test_site_state.py fails on state that is in neither 
 
 from __future__ import annotations
 
+import re
 import sys
 
 from ..gpt2 import GPT2
@@ -39,6 +40,7 @@ __all__ = [
     "stale_captures",
     "code_key",
     "forget",
+    "plain_roles",
     "PER_BUILD",
     "KEPT",
     "main",
@@ -158,6 +160,15 @@ def forget() -> None:
     render_cache = sys.modules.get(f"{__package__}.render_cache")
     if render_cache is not None:
         render_cache._BUILD.clear()
+
+
+_ROLE = re.compile(r":(?:func|data|mod|class|meth|attr|exc|obj):(<code>)")
+
+
+def plain_roles(page_html: str) -> str:
+    """A Sphinx role a docstring writes (``:func:`run```) as the code it names: mkdocstrings
+    renders docstrings as Markdown, where the role showed as ":func:" before the name."""
+    return _ROLE.sub(r"\1", page_html)
 
 
 def main() -> None:
