@@ -40,6 +40,7 @@ def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
 
 def on_pre_build(config: MkDocsConfig) -> None:
     common.render_cache().keep_theme_listing(config)
+    common.render_cache().compile_templates_once(config)
     search = config.plugins.get("material/search")
     index = getattr(search, "search_index", None)
     if index is not None:

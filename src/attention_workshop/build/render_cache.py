@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 __all__ = [
+    "compile_templates_once",
     "keep_theme_listing",
     "start",
     "folder_digest",
@@ -81,6 +82,21 @@ def keep_theme_listing(config: MkDocsConfig) -> None:
     get_env = theme.get_env
     settings = tuple(sorted(theme.static_templates))
     theme.get_env = lambda: theme_files.remember(get_env(), settings)  # type: ignore[method-assign]
+
+
+def compile_templates_once(config: MkDocsConfig) -> None:
+    """mkdocstrings' templates compiled once, not at every build that renders the API page: its
+    Jinja environment (made anew for each build) keeps their bytecode on disk, keyed by Jinja on
+    each template's file and text, as the theme's templates are (hooks/render_cache.py)."""
+    from jinja2 import FileSystemBytecodeCache
+
+    plugin = config.plugins.get("mkdocstrings")
+    if plugin is None or not cache.enabled():
+        return
+    handler = plugin.handlers.get_handler(plugin.config.default_handler)
+    folder = cache.folder() / "jinja-mkdocstrings"
+    folder.mkdir(parents=True, exist_ok=True)
+    handler.env.bytecode_cache = FileSystemBytecodeCache(str(folder))
 
 
 def start(config: MkDocsConfig, files: Files) -> None:
