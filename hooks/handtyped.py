@@ -43,9 +43,10 @@ def on_page_markdown(
     _pages.add(src)
     source, ctx = page.file.content_string, common.pages().context()
     allowed = [a for a in _allowed if a.page == src]
-    for finding in check.find(source, ctx, allowed):
+    findings, unused = check.report(source, ctx, allowed)
+    for finding in findings:
         common.problem(check.message(src, finding, ALLOW_NAME), page=src)
-    for a in check.unused(source, ctx, allowed):
+    for a in unused:
         common.problem(
             f"{ALLOW_NAME}: {a.number} is allowed on docs/{src} beside {a.context!r}, "
             "but no such number stands there any more: remove the entry",

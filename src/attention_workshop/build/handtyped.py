@@ -34,6 +34,7 @@ __all__ = [
     "prose",
     "numbers_in",
     "find",
+    "report",
     "load_allowed",
     "unused",
     "message",
@@ -262,6 +263,23 @@ def load_allowed(path: str | Path) -> list[Allowed]:
             )
         out.append(Allowed(e["page"], str(e["number"]), e["context"], e["reason"]))
     return out
+
+
+def report(
+    markdown: str, values: Mapping[str, str], allowed: Sequence[Allowed]
+) -> tuple[list[Finding], list[Allowed]]:
+    """:func:`find` and :func:`unused` of a page, made once per page text, values and allowed
+    numbers (``mkdocs serve`` checks every page at every rebuild)."""
+    return _report(markdown, tuple(sorted(values.items())), tuple(allowed))
+
+
+@functools.lru_cache(maxsize=64)
+def _report(
+    markdown: str, values: tuple[tuple[str, str], ...], allowed: tuple[Allowed, ...]
+) -> tuple[list[Finding], list[Allowed]]:
+    return find(markdown, dict(values), allowed), unused(
+        markdown, dict(values), allowed
+    )
 
 
 def message(page: str, f: Finding, allow_file: str) -> str:

@@ -20,6 +20,7 @@ hands this module each page's rendered HTML and puts the result in its place.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -117,7 +118,16 @@ def local_links(content: str, name: str, slugs: Mapping[str, str]) -> str:
 
 
 def for_paper(content: str, name: str, title: str, slugs: Mapping[str, str]) -> Printed:
-    """A page's rendered HTML made ready for paper (see the module's docstring)."""
+    """A page's rendered HTML made ready for paper (see the module's docstring); made once per
+    page's HTML (``mkdocs serve`` makes the print page again at every rebuild)."""
+    return _for_paper(content, name, title, tuple(sorted(slugs.items())))
+
+
+@functools.lru_cache(maxsize=32)
+def _for_paper(
+    content: str, name: str, title: str, slug_items: tuple[tuple[str, str], ...]
+) -> Printed:
+    slugs = dict(slug_items)
     content = _SCREEN.sub("", _MOUNT.sub("", _DROP.sub("", content)))
     stylesheets = tuple(
         dict.fromkeys(

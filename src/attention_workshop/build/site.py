@@ -125,6 +125,8 @@ KEPT = (
     "build.cache:_DIGESTS",  # keyed on every package file's date and size
     "build.code_digest:code_text",  # keyed on a file's bytes
     "build.handtyped:_index_of",  # keyed on the values
+    "build.handtyped:_report",  # keyed on the page's text, the values and the allowed numbers
+    "build.print_page:_for_paper",  # keyed on the page's HTML, name, title and the slugs
     "build.import_closure:_direct",  # keyed on a file's date and size
     "build.theme_files:_LISTINGS",  # an installed theme folder's files (it does not change)
     "build.diagrams:stable_classes",  # keyed on the page's HTML
