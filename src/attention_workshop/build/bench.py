@@ -40,13 +40,13 @@ TARGETS: dict[str, float] = {
     "experiment CLI, 32 words: peak memory (MiB)": 320,
     "experiment CLI, 32 words (s)": 6.7,
     "build, cold (FRESH=1: nothing read from the cache) (s)": 13.5,
-    "build, warm cache (s)": 2.25,
+    "build, warm cache (s)": 1.93,
     "build, cold: peak memory (MiB)": 575,
     "build, warm cache: peak memory (MiB)": 105,
-    "ratio: cached build / cold build": 0.16,
-    "serve: prose edit -> page served (s)": 0.99,
-    "serve: snippet edit -> page served (s)": 0.95,
-    "serve: package edit -> page served (s)": 3.25,
+    "ratio: cached build / cold build": 0.15,
+    "serve: prose edit -> page served (s)": 0.62,
+    "serve: snippet edit -> page served (s)": 0.74,
+    "serve: package edit -> page served (s)": 1.95,
     "heaviest page, cold cache (KB)": 488,
 }
 #: Issue 14's goals: figure -> the most it may be.
