@@ -151,6 +151,22 @@ def build_site(
     return proc
 
 
+@pytest.fixture()
+def package_copy(tmp_path, monkeypatch) -> Path:
+    """The package copied to ``tmp_path/src`` and build/cache.py's keys pointed at the copy:
+    a test edits the copy's files and sees what the keys make of it."""
+    from attention_workshop.build import cache
+
+    src = tmp_path / "src"
+    shutil.copytree(
+        ROOT / "src" / "attention_workshop",
+        src / "attention_workshop",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    monkeypatch.setattr(cache, "_PACKAGE_DIR", src / "attention_workshop")
+    return src / "attention_workshop"
+
+
 def copy_project(dest: Path) -> Path:
     """A copy of the project's sources (no .venv, site, .git or caches) at ``dest``, to change on purpose."""
     ignore = shutil.ignore_patterns(

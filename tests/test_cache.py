@@ -90,31 +90,15 @@ def test_outside_a_build_nothing_is_stored(tmp_path, monkeypatch):
     assert len(calls) == 2 and not (tmp_path / "cache").exists()
 
 
-def _copy_package(tmp_path, monkeypatch):
-    import shutil
-
-    src = tmp_path / "src"
-    shutil.copytree(
-        ROOT / "src" / "attention_workshop",
-        src / "attention_workshop",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    monkeypatch.setattr(cache, "_PACKAGE_DIR", src / "attention_workshop")
-    return src / "attention_workshop"
-
-
-def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(
-    tmp_path, monkeypatch
-):
-    package = _copy_package(tmp_path, monkeypatch)
+def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(package_copy):
     first = cache.module_digest("attention_workshop.build.charts")
     # charts imports plotting: an edit there is an edit to the drawing
-    plotting = package / "build" / "plotting.py"
+    plotting = package_copy / "build" / "plotting.py"
     plotting.write_text(plotting.read_text() + "\nLINE_WIDTH = 2\n")
     second = cache.module_digest("attention_workshop.build.charts")
     assert second != first
     # the maths is not imported by the drawing code (the chapters' types are TYPE_CHECKING only)
-    core = package / "core.py"
+    core = package_copy / "core.py"
     core.write_text(core.read_text() + "\n\ndef added():\n    return 1\n")
     assert cache.module_digest("attention_workshop.build.charts") == second
     # ...but it is by the chapters figures.py reads, and by the trained model
@@ -126,14 +110,11 @@ def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(
     assert cache.module_digest("attention_workshop.chapters.real_heads.facts") != before
 
 
-def test_the_experiments_key_follows_its_code_and_not_its_docstrings(
-    tmp_path, monkeypatch
-):
+def test_the_experiments_key_follows_its_code_and_not_its_docstrings(package_copy):
     """A docstring or comment edit to the maths finds the run again; a code edit runs it anew."""
-    package = _copy_package(tmp_path, monkeypatch)
     name = "attention_workshop.build.pages"
     first = cache.module_digest(name)
-    core = package / "core.py"
+    core = package_copy / "core.py"
     text = core.read_text()
     first_line = '"""Turn scores into weights'
     assert first_line in text
@@ -147,10 +128,9 @@ def test_the_experiments_key_follows_its_code_and_not_its_docstrings(
     assert cache.module_digest(name) != first
 
 
-def test_data_files_are_part_of_every_code_key(tmp_path, monkeypatch):
-    package = _copy_package(tmp_path, monkeypatch)
+def test_data_files_are_part_of_every_code_key(package_copy):
     before = cache.module_digest("attention_workshop.build.charts")
-    exam = package / "chapters" / "final_exam" / "questions.toml"
+    exam = package_copy / "chapters" / "final_exam" / "questions.toml"
     exam.write_text(exam.read_text() + "\n# an edit\n")
     assert cache.module_digest("attention_workshop.build.charts") != before
 

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import ast
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import cache, code_digest, page_keys
+from attention_workshop.build import code_digest, page_keys
 
 ROOT = Path(__file__).resolve().parent.parent
 _INCLUDE = re.compile(r"""^\s*-{1,}8<-{1,}\s+["']?([^"'\s]+)["']?\s*$""", re.M)
@@ -63,15 +62,8 @@ def test_no_module_reads_source_unless_a_page_names_how():
 
 
 @pytest.fixture()
-def package(tmp_path, monkeypatch):
-    src = tmp_path / "src"
-    shutil.copytree(
-        ROOT / "src" / "attention_workshop",
-        src / "attention_workshop",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    monkeypatch.setattr(cache, "_PACKAGE_DIR", src / "attention_workshop")
-    return src / "attention_workshop"
+def package(package_copy):
+    return package_copy
 
 
 def _keys() -> tuple[str, str]:

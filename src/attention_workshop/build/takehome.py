@@ -141,9 +141,8 @@ def build_wheel(out_dir: Path) -> Path:
         project = Path(tmp)
         for name in _PROJECT_FILES:
             _copy(_REPO_DIR / name, project / name)
-        for path in sorted(_PACKAGE_DIR.rglob("*")):
-            if path.suffix in (".py", ".toml") and "__pycache__" not in path.parts:
-                _copy(path, project / "src" / path.relative_to(_PACKAGE_DIR.parent))
+        for name in _wheel_files():
+            _copy(_PACKAGE_DIR.parent / name, project / "src" / name)
         env = {
             **os.environ,
             "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),
