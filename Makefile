@@ -10,8 +10,10 @@ export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 
 export PYTHONHASHSEED := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export NO_MKDOCS_2_WARNING := 1
-# PyTorch's portable CPU kernels: the same last-bit rounding on every processor (see experiment.py).
+# PyTorch's portable CPU kernels and MKL's reproducible code path: the same last-bit rounding on
+# every processor (see build/torch_refs.py; NumPy's side is core.matmul).
 export ATEN_CPU_CAPABILITY ?= default
+export MKL_CBWR ?= COMPATIBLE
 
 # The port `make serve` listens on: make serve PORT=8001
 PORT ?= 8000

@@ -19,9 +19,11 @@ from pathlib import Path
 
 import pytest
 
-# The experiment's PyTorch cross-checks use the portable CPU kernels (see experiment.py); set it
-# before any test module imports torch, so tests see the numbers the build and the capture see.
+# The experiment's PyTorch cross-checks use the portable CPU kernels and MKL's reproducible code
+# path (see build/torch_refs.py); set them before any test module imports torch, so tests see the
+# numbers the build and the capture see.
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+os.environ.setdefault("MKL_CBWR", "COMPATIBLE")
 
 # Property tests draw the same examples on every run: deterministic, like everything else here.
 from hypothesis import settings

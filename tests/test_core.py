@@ -19,6 +19,7 @@ from hypothesis.extra.numpy import arrays
 from attention_workshop import (
     attention,
     causal_mask,
+    matmul,
     multi_head_attention,
     scaled_dot_product_attention,
     simple_attention,
@@ -439,3 +440,46 @@ def test_empty_inputs_get_a_clear_error(call, words):
 def test_odd_arguments_get_a_clear_error(call, words):
     with pytest.raises(ValueError, match=words):
         call()
+
+
+# ---------------------------------------------------------------- matmul: a @ b in a fixed order
+
+
+def _fsum_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Every entry as math.fsum of its products: an independent, exactly summed reference."""
+    return np.array(
+        [
+            [
+                math.fsum(a[i, k] * b[k, j] for k in range(a.shape[1]))
+                for j in range(b.shape[1])
+            ]
+            for i in range(a.shape[0])
+        ]
+    )
+
+
+@pytest.mark.parametrize("n, k, m", [(1, 1, 1), (3, 2, 3), (5, 8, 4), (7, 64, 9)])
+def test_matmul_is_the_product(n, k, m):
+    rng = np.random.default_rng(n * 100 + k)
+    a, b = rng.standard_normal((n, k)), rng.standard_normal((k, m))
+    got = matmul(a, b)
+    assert got.shape == (n, m) and got.dtype == np.float64
+    np.testing.assert_allclose(got, _fsum_product(a, b), rtol=0, atol=k * 4e-16)
+
+
+def test_matmul_broadcasts_leading_dimensions_as_at_does():
+    rng = np.random.default_rng(1)
+    q, k = rng.standard_normal((2, 3, 5, 4)), rng.standard_normal((4, 6))
+    w = rng.standard_normal((2, 3, 5, 5))
+    v = rng.standard_normal((3, 5, 4))
+    np.testing.assert_allclose(matmul(q, k), q @ k, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(matmul(w, v), w @ v, rtol=0, atol=1e-14)
+    assert matmul(q.astype(np.float32), k.astype(np.float32)).dtype == np.float32
+
+
+@pytest.mark.parametrize(
+    "a, b", [(np.ones(3), np.ones((3, 2))), (np.ones((2, 3)), np.ones((2, 3)))]
+)
+def test_matmul_names_both_shapes(a, b):
+    with pytest.raises(ValueError, match=rf"got a \({a.shape[0]},"):
+        matmul(a, b)

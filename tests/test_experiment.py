@@ -64,7 +64,10 @@ def test_the_log_stamps_the_versions_first(results):
     stamped = dict(line[2:].split(": ", 1) for line in head[1:6])
     assert stamped["python"] == ".".join(map(str, sys.version_info[:3]))
     assert stamped["numpy"] == np.__version__
-    assert stamped["torch"] == f"{torch.__version__} (CPU kernels: default)"
+    assert (
+        stamped["torch"]
+        == f"{torch.__version__} (CPU kernels: default; MKL: compatible)"
+    )
     assert torch.backends.cpu.get_cpu_capability() == "DEFAULT", (
         "the portable kernels, on every processor"
     )

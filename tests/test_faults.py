@@ -506,7 +506,7 @@ def test_a_page_showing_a_traceback_or_a_machine_path_fails_the_build(
     assert proc.returncode != 0, said[-3000:]
     shown = re.findall(r"docs/module-2\.md: the page shows (.*?), which", said)
     assert shown and "Traceback (most recent call last)" in shown[0], said[-3000:]
-    assert str(project_copy) in shown[0]
+    assert str(project_copy) in shown[0], said[-6000:]
 
 
 def machine_paths() -> list[str]:

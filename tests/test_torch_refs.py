@@ -42,8 +42,9 @@ def test_versions_are_this_environments():
     v = torch_refs.versions()
     assert list(v) == ["os", "python", "numpy", "torch", "matplotlib"]
     assert v["python"] == platform.python_version() and v["numpy"] == np.__version__
-    assert v["torch"] == f"{torch.__version__} (CPU kernels: default)"
+    assert v["torch"] == f"{torch.__version__} (CPU kernels: default; MKL: compatible)"
     assert os.environ["ATEN_CPU_CAPABILITY"] == "default"
+    assert os.environ["MKL_CBWR"] == "COMPATIBLE"
 
 
 @pytest.mark.parametrize("causal", [False, True])

@@ -1,12 +1,13 @@
 """attention-workshop: self-attention from first principles, in NumPy.
 
-The public API: the maths (``softmax`` ... ``multi_head_attention``), the toy
+The public API: the maths (``matmul``, ``softmax`` ... ``multi_head_attention``), the toy
 world (``embed``, the vocabulary, the hand-wired head) and GPT-2's sizes.
 """
 
 from .core import (
     attention,
     causal_mask,
+    matmul,
     multi_head_attention,
     scaled_dot_product_attention,
     simple_attention,
@@ -33,6 +34,7 @@ from .toy import (
 )
 
 __all__ = [
+    "matmul",
     "softmax",
     "causal_mask",
     "scaled_dot_product_attention",

@@ -21,6 +21,7 @@ from .validation import (
 )
 
 __all__ = [
+    "matmul",
     "softmax",
     "causal_mask",
     "scaled_dot_product_attention",
@@ -28,6 +29,34 @@ __all__ = [
     "simple_attention",
     "multi_head_attention",
 ]
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b``, with every sum taken in one fixed order: the same bits on every processor.
+
+    NumPy's ``@`` hands a product to BLAS, and BLAS picks its kernel by processor (AVX-512,
+    AVX2, plain SSE3...) and splits the work by thread count; each way rounds the last bit
+    differently. Here NumPy's own loops multiply and add (``einsum``, no BLAS), in an order
+    set by the shapes alone, so a difference of one unit in the last place, such as the
+    PyTorch cross-checks print, is the same on every x86-64 machine.
+
+    Args:
+        a: ``(..., n, k)``.
+        b: ``(..., k, m)``; leading dimensions broadcast as they do for ``@``.
+
+    Returns:
+        ``(..., n, m)``, in the dtype ``a @ b`` would have.
+
+    Raises:
+        ValueError: an operand has fewer than two dimensions, or the inner sizes differ.
+    """
+    a, b = np.asarray(a), np.asarray(b)
+    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2]:
+        raise ValueError(
+            f"matmul needs a (..., n, k) and b (..., k, m): got a {a.shape}, b {b.shape}"
+        )
+    out: np.ndarray = np.einsum("...ij,...jk->...ik", a, b)  # (..., n, k) x (..., k, m)
+    return out
 
 
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -98,12 +127,13 @@ def scaled_dot_product_attention(
     # keep float32 as float32 under NumPy 2
     scale = dtype.type(1.0 / np.sqrt(Q.shape[-1]))
     # (..., T, d_k) x (..., d_k, S) -> (..., T, S)
-    scores = (Q @ np.swapaxes(K, -1, -2)) * scale
+    scores = matmul(Q, np.swapaxes(K, -1, -2)) * scale
     if causal:
         future = np.triu(np.ones((T, S), dtype=bool), k=1)  # as PyTorch's is_causal
         scores = np.where(future, dtype.type(-np.inf), scores)
     weights = softmax(scores, axis=-1)  # (..., T, S)
-    return weights @ V, weights  # (..., T, S) x (..., S, d_v) -> (..., T, d_v)
+    # (..., T, S) x (..., S, d_v) -> (..., T, d_v)
+    return matmul(weights, V), weights
 
 
 def attention(
@@ -128,12 +158,12 @@ def attention(
     X, W_Q, W_K, W_V = check_head(X, W_Q, W_K, W_V, causal)
 
     # Project each word into its three roles.
-    Q = X @ W_Q  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
-    K = X @ W_K  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it advertises
-    V = X @ W_V  # (T, d_model) x (d_model, d_v) -> (T, d_v): what it hands over
+    Q = matmul(X, W_Q)  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it looks for
+    K = matmul(X, W_K)  # (T, d_model) x (d_model, d_k) -> (T, d_k): what it advertises
+    V = matmul(X, W_V)  # (T, d_model) x (d_model, d_v) -> (T, d_v): what it hands over
 
     # Every query meets every key: scores[i, j] = Q[i] . K[j], scaled by sqrt(d_k).
-    scores = Q @ K.T / math.sqrt(W_K.shape[1])  # (T, d_k) x (d_k, T) -> (T, T)
+    scores = matmul(Q, K.T) / math.sqrt(W_K.shape[1])  # (T, d_k) x (d_k, T) -> (T, T)
 
     # The causal mask hides the future: -inf makes a weight exactly 0.
     if causal:
@@ -141,7 +171,7 @@ def attention(
 
     # Each row of scores becomes weights; each output row blends the value rows.
     weights = softmax(scores)  # (T, T), every row sums to 1
-    return weights @ V, weights  # (T, T) x (T, d_v) -> (T, d_v)
+    return matmul(weights, V), weights  # (T, T) x (T, d_v) -> (T, d_v)
 
 
 def simple_attention(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -194,7 +224,7 @@ def multi_head_attention(
         x = x[None]  # (T, C) -> (1, T, C)
     B, T, C = x.shape
     hs = C // n_head
-    qkv = x @ w_attn + b_attn  # (B, T, C) x (C, 3C) -> (B, T, 3C)
+    qkv = matmul(x, w_attn) + b_attn  # (B, T, C) x (C, 3C) -> (B, T, 3C)
     q, k, v = np.split(qkv, 3, axis=-1)  # each (B, T, C)
     q = q.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
     k = k.reshape(B, T, n_head, hs).transpose(0, 2, 1, 3)  # (B, nh, T, hs)
@@ -202,7 +232,7 @@ def multi_head_attention(
     # (B, nh, T, hs), (B, nh, T, T)
     y, att = scaled_dot_product_attention(q, k, v, causal=causal)
     y = y.transpose(0, 2, 1, 3).reshape(B, T, C)  # heads side by side: (B, T, C)
-    y = y @ w_proj + b_proj  # (B, T, C) x (C, C) -> (B, T, C)
+    y = matmul(y, w_proj) + b_proj  # (B, T, C) x (C, C) -> (B, T, C)
     if single:
         return y[0], att[0]
     return y, att

@@ -97,10 +97,11 @@ def _distributions() -> tuple[list[str], dict[str, str]]:
 
 def _settings() -> list[tuple[str, str]]:
     """The environment variables that change numbers, sorted; torch_refs asks for the portable
-    kernels when nothing is set, so an unset ``ATEN_CPU_CAPABILITY`` counts as ``default``."""
+    kernels when nothing is set, so an unset ``ATEN_CPU_CAPABILITY`` counts as ``default`` (and
+    ``MKL_CBWR`` as ``COMPATIBLE``)."""
     return sorted(
         (
-            {"ATEN_CPU_CAPABILITY": "default"}
+            {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE"}
             | {k: v for k, v in os.environ.items() if k.startswith(_NUMERIC_ENV)}
         ).items()
     )

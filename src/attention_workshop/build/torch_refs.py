@@ -12,13 +12,17 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core import attention, multi_head_attention
+from ..core import attention, matmul, multi_head_attention
 
-# PyTorch picks CPU kernels by processor (AVX-512, AVX2, ...), and their rounding differs in the
-# last bit. The cross-checks print differences of that size, so the experiment asks for the portable
-# kernels: the same log on every x86 processor. (Read when torch is first imported; make, the build
-# hook and the tests set it too. An explicit setting wins, and is stamped in the log.)
-os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
+# PyTorch picks CPU kernels by processor (AVX-512, AVX2, ...), and so does the MKL it multiplies
+# matrices with; their rounding differs in the last bit. The cross-checks print differences of that
+# size, so the experiment asks for PyTorch's portable kernels and for MKL's conditional numerical
+# reproducibility (MKL_CBWR=COMPATIBLE: one code path whatever the processor or its
+# MKL_ENABLE_INSTRUCTIONS): the same log on every x86-64 processor. Both are read when torch is
+# first imported; make and the tests set them too. An explicit setting wins, and is stamped in the log.
+NUMERIC_ENV = {"ATEN_CPU_CAPABILITY": "default", "MKL_CBWR": "COMPATIBLE"}
+for _name, _value in NUMERIC_ENV.items():
+    os.environ.setdefault(_name, _value)
 
 __all__ = ["versions", "compare_with_torch", "torch_gpt2_attention", "TorchReferences"]
 
@@ -39,7 +43,8 @@ def versions() -> dict[str, str]:
         "os": os_name,
         "python": platform.python_version(),
         "numpy": np.__version__,
-        "torch": f"{torch.__version__} (CPU kernels: {torch.backends.cpu.get_cpu_capability().lower()})",
+        "torch": f"{torch.__version__} (CPU kernels: {torch.backends.cpu.get_cpu_capability().lower()};"
+        f" MKL: {os.environ.get('MKL_CBWR', 'auto').lower()})",
         "matplotlib": matplotlib.__version__,
     }
 
@@ -56,9 +61,9 @@ def compare_with_torch(
     import torch.nn.functional as F
 
     ours, _ = attention(X, W_Q, W_K, W_V, causal=causal)
-    tQ = torch.from_numpy(X @ W_Q)  # (T, d_k), float64
-    tK = torch.from_numpy(X @ W_K)  # (T, d_k)
-    tV = torch.from_numpy(X @ W_V)  # (T, d_v)
+    tQ = torch.from_numpy(matmul(X, W_Q))  # (T, d_k), float64
+    tK = torch.from_numpy(matmul(X, W_K))  # (T, d_k)
+    tV = torch.from_numpy(matmul(X, W_V))  # (T, d_v)
     theirs = F.scaled_dot_product_attention(tQ, tK, tV, is_causal=causal).numpy()
     return float(np.max(np.abs(ours - theirs)))
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from ...core import (
     causal_mask,
+    matmul,
     multi_head_attention,
     scaled_dot_product_attention,
     softmax,
@@ -188,19 +189,19 @@ def compute(
     x = token_inputs(words, nudge)  # (T, C)
     T, C = x.shape
     nh, hs = TOY.n_head, TOY.head_size
-    qkv = x @ w.c_attn_weight + w.c_attn_bias  # (T, C) x (C, 3C) -> (T, 3C)
+    qkv = matmul(x, w.c_attn_weight) + w.c_attn_bias  # (T, C) x (C, 3C) -> (T, 3C)
     # 3 x (nh, T, hs)
     q, k, v = (
         a.reshape(T, nh, hs).transpose(1, 0, 2) for a in np.split(qkv, 3, axis=-1)
     )
-    scores = q @ k.transpose(0, 2, 1)  # (nh, T, hs) x (nh, hs, T) -> (nh, T, T)
+    scores = matmul(q, k.transpose(0, 2, 1))  # (nh, T, hs) x (nh, hs, T) -> (nh, T, T)
     scaled = scores / math.sqrt(hs)  # (nh, T, T)
     # (nh, T, T), -inf above the diagonal
     masked = np.where(causal_mask(T), -np.inf, scaled)
     weights = softmax(masked, axis=-1)  # (nh, T, T)
-    heads = weights @ v  # (nh, T, T) x (nh, T, hs) -> (nh, T, hs)
+    heads = matmul(weights, v)  # (nh, T, T) x (nh, T, hs) -> (nh, T, hs)
     concat = heads.transpose(1, 0, 2).reshape(T, C)  # heads side by side: (T, C)
-    y = concat @ w.c_proj_weight + w.c_proj_bias  # (T, C) x (C, C) -> (T, C)
+    y = matmul(concat, w.c_proj_weight) + w.c_proj_bias  # (T, C) x (C, C) -> (T, C)
     return Walk(x, qkv, q, k, v, scores, scaled, masked, weights, heads, concat, y)
 
 
