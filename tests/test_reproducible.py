@@ -72,12 +72,12 @@ def test_first_difference_names_the_file(tmp_path):
 def test_a_fresh_build_and_a_cached_build_are_byte_identical(built_site, tmp_path):
     """The session's build, one with FRESH=1 (nothing read from the cache, everything stored)
     under another numeric environment (OpenBLAS's plain SSE3 kernel, MKL without AVX, one
-    thread: what an older or smaller processor runs), then one that reads every result from the
-    cache: the same bytes, all three."""
+    thread: what an older or smaller processor runs), then one in the same environment that reads
+    every result from the cache: the same bytes, all three."""
     fresh, cached = tmp_path / "site-fresh", tmp_path / "site-cached"
     out = build_site(fresh, FRESH="1", **OTHER_MACHINE).stderr
     assert re.search(r"cache FRESH: 0 result\(s\) read, [1-9]\d* computed", out), out
-    out = build_site(cached).stderr
+    out = build_site(cached, **OTHER_MACHINE).stderr
     assert re.search(r"cache .*: [1-9]\d* result\(s\) read, 0 computed", out), out
     assert "its verified run read from the cache" in out
     files = tree(built_site)
