@@ -540,3 +540,22 @@ def test_two_tabs_keep_each_others_answers(page_and_log, site_url):
     )
     assert "another tab" in b.inner_text(".exam-status")
     assert_clean(log)
+
+
+def test_without_javascript_no_button_that_does_nothing(browser, site_url):
+    """The questions are there to read, the note says grading needs JavaScript, and neither the
+    Grade nor the Clear button shows (they would do nothing); with JavaScript both show."""
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(site_url + "final-exam/")
+    assert page.locator("fieldset[data-qid]").count() == N
+    assert page.get_by_text("Grading runs in your browser and needs JavaScript").is_visible()
+    for name in ("Grade my answers", "Clear my answers"):
+        assert not page.get_by_role("button", name=name).is_visible(), name
+    context.close()
+    context = browser.new_context()
+    page = context.new_page()
+    open_exam(page, site_url)
+    for name in ("Grade my answers", "Clear my answers"):
+        assert page.get_by_role("button", name=name).is_visible(), name
+    context.close()

@@ -234,6 +234,8 @@ class ExamPage {
     form.querySelector(".exam-clear").addEventListener("click", () => this.reset("Your answers are cleared, here and in this browser's storage."));
     form.querySelector(".exam-retake").addEventListener("click", () => this.reset("A fresh start: every answer is cleared."));
     window.addEventListener("storage", (e) => this.onStorage(e));
+    // The buttons are hidden in the page's HTML, so a reader without JavaScript never sees one that does nothing.
+    form.querySelector(".exam-actions").hidden = false;
 
     this.forgetStale();
     const { progress, problem } = this.stored();

@@ -114,7 +114,8 @@ def form_html() -> str:
         ),
         f'<a class="exam-data" href="{DATA_PATH}" hidden>answers</a>',
         *(_fieldset(i, q) for i, q in enumerate(qs, 1)),
-        '<div class="exam-actions">',
+        # Hidden until exam.js runs: without JavaScript a Grade button would do nothing.
+        '<div class="exam-actions" hidden>',
         # A plain button, not a submit button: Enter in an answer box must not grade the exam.
         '<button type="button" class="md-button md-button--primary exam-grade">Grade my answers</button>',
         '<button type="button" class="md-button exam-clear">Clear my answers</button>',
