@@ -216,6 +216,15 @@ def test_nav_order_and_module_3_back_references(built_site):
 
 
 @pytest.mark.site
+def test_module_3_ends_by_leading_to_the_final_exam(built_site):
+    """As seed 000 ends: the whole mechanism, then the final exam ("18 questions, 70 to pass")."""
+    last = _html(built_site, "module-3").split('id="next"', 1)[1]
+    assert 'href="../final-exam/"' in last
+    text = re.sub(r"<[^>]+>", "", last)
+    assert "18 questions" in text and "70% to pass" in text, text[:400]
+
+
+@pytest.mark.site
 def test_pages_show_the_numbers(built_site):
     m0, m1, m2 = (_html(built_site, p) for p in ("module-0", "module-1", "module-2"))
     river_bank = sum(a * b for a, b in zip(VOCAB["river"], VOCAB["bank"]))
