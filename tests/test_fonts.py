@@ -1,8 +1,9 @@
 """build/fonts.py and hooks/fonts.py: the site serves the math font cut to its formulas' glyphs.
 
 Checked against the full font (read here with fontTools, not through the code under test): every
-character a formula of the built site draws has its glyph in the subset, the ``MATH`` table
-and a bracket's size variants survive, the whole font never reaches the site, and in Chromium
+character a formula of the built site draws has its glyph in the subset (a root's U+221A
+included, which no text of the formula holds), the ``MATH`` table and the size variants and
+assembly parts of a bracket and of the radical survive, the whole font never reaches the site, and in Chromium
 a bracket around a fraction stretches (taller than one around a letter), with the subset loaded.
 """
 
@@ -28,7 +29,7 @@ def _font(data: bytes):
 
 
 class _MathText(HTMLParser):
-    """The text inside every <math> element, and each one-letter <mi>."""
+    """The text inside every <math> element, each one-letter <mi>, and a radical sign per root."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -37,6 +38,9 @@ class _MathText(HTMLParser):
     def handle_starttag(self, tag, attrs):
         self.depth += tag == "math"
         self.tag = tag
+        # MathML Core: <msqrt> and <mroot> draw U+221A SQUARE ROOT from the math font
+        if self.depth and tag in ("msqrt", "mroot"):
+            self.text.append("\u221a")
 
     def handle_endtag(self, tag):
         self.depth -= tag == "math"
@@ -54,6 +58,15 @@ def test_math_text_reads_formulas_and_italic_letters():
     # U+1D465 MATHEMATICAL ITALIC SMALL X; italic h is U+210E PLANCK CONSTANT
     assert {"x", "=", "1", "h", "\U0001d465", "\u210e"} <= chars
     assert "p" not in chars
+
+
+def test_a_root_needs_the_radical_sign_though_no_text_holds_it():
+    root = "<math><msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></math>"
+    cube = "<math><mroot><mi>x</mi><mn>3</mn></mroot></math>"
+    assert "\u221a" in fonts.math_text(root) and "\u221a" in fonts.math_text(cube)
+    assert "\u221a" not in fonts.math_text(
+        "<math><msub><mi>d</mi><mi>k</mi></msub></math>"
+    )
 
 
 @pytest.mark.site
@@ -79,19 +92,21 @@ def test_every_formula_character_has_its_glyph_in_the_subset(built_site):
 
 
 @pytest.mark.site
-def test_the_subset_keeps_the_math_table_and_the_brackets_sizes(built_site):
+@pytest.mark.parametrize("char", ["(", "\u221a"], ids=["bracket", "radical"])
+def test_the_subset_keeps_the_math_table_and_the_sizes_of(built_site, char):
     data = (built_site / fonts.SUBSET).read_bytes()
     assert data[:4] == b"wOFF" and len(data) < FULL.stat().st_size / 10
     subset, full = _font(data), _font(FULL.read_bytes())
     assert "MATH" in subset
-    paren = full.getBestCmap()[ord("(")]
+    glyph = full.getBestCmap()[ord(char)]
+    assert subset.getBestCmap().get(ord(char)) == glyph, f"the subset lacks {char!r}"
     variants = full["MATH"].table.MathVariants
-    index = variants.VertGlyphCoverage.glyphs.index(paren)
+    index = variants.VertGlyphCoverage.glyphs.index(glyph)
     construction = variants.VertGlyphConstruction[index]
     sizes = [v.VariantGlyph for v in construction.MathGlyphVariantRecord]
-    assert len(sizes) > 3 and set(sizes) <= set(subset.getGlyphOrder())
+    assert len(sizes) > 3 and set(sizes) <= set(subset.getGlyphOrder()), sizes
     parts = [p.glyph for p in construction.GlyphAssembly.PartRecords]
-    assert parts and set(parts) <= set(subset.getGlyphOrder())
+    assert parts and set(parts) <= set(subset.getGlyphOrder()), parts
 
 
 @pytest.mark.site

@@ -4,7 +4,8 @@ Formulas are MathML that the browser lays out with Latin Modern Math
 (``docs/assets/fonts/latinmodern-math.otf``, 734 KB). A page needs only the glyphs its
 formulas draw, so the build writes :data:`SUBSET`: the characters of every ``<math>`` element
 of the site (:func:`math_text`), the italic letters the browser draws for a one-letter
-``<mi>``, and everything OpenType reaches from them (the ``MATH`` table's size variants and
+``<mi>``, the radical sign a ``<msqrt>`` or ``<mroot>`` draws (no text of the formula holds
+it), and everything OpenType reaches from them (the ``MATH`` table's size variants and
 the pieces that stretch a bracket, ``ssty`` script forms, ligatures), as WOFF.
 
 The subset is a modified version of the font: it has its own file name, and the font's
@@ -27,6 +28,8 @@ SUBSET = "assets/fonts/latinmodern-math-subset.woff"
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
 _TAG = re.compile(r"<[^>]*>")
 _MI = re.compile(r"<mi\b([^>]*)>([^<]*)</mi>")
+# a root: the browser draws U+221A from the font's MATH table, though no text of the formula holds it
+_RADICAL = re.compile(r"<m(?:sqrt|root)\b")
 # a few characters a browser may draw whatever the formulas hold: spaces, the minus sign
 _ALWAYS = " \u00a0\u2212"
 
@@ -50,8 +53,8 @@ def _italic(ch: str) -> str:
 def math_text(page_html: str) -> set[str]:
     """Every character the formulas of ``page_html`` may draw.
 
-    The text of each ``<math>`` element, and the italic letter a browser draws for a one-letter
-    ``<mi>`` (MathML's automatic italic).
+    The text of each ``<math>`` element, the italic letter a browser draws for a one-letter
+    ``<mi>`` (MathML's automatic italic), and U+221A for a root (``<msqrt>``, ``<mroot>``).
     """
     chars: set[str] = set()
     for formula in _MATH.findall(page_html):
@@ -60,6 +63,8 @@ def math_text(page_html: str) -> set[str]:
             letter = html.unescape(text).strip()
             if len(letter) == 1 and "mathvariant" not in attrs:
                 chars.add(_italic(letter))
+        if _RADICAL.search(formula):
+            chars.add("\u221a")
     chars.discard("")
     return {c for c in chars if c not in "\n\r\t"} | set(_ALWAYS)
 
