@@ -4,7 +4,8 @@ Checked against the full font (read here with fontTools, not through the code un
 character a formula of the built site draws has its glyph in the subset (a root's U+221A
 included, which no text of the formula holds), the ``MATH`` table and the size variants and
 assembly parts of a bracket and of the radical survive, the whole font never reaches the site, and in Chromium
-a bracket around a fraction stretches (taller than one around a letter), with the subset loaded.
+a bracket around a fraction stretches (taller than one around a letter), with the subset loaded,
+and every root on every page draws its sign (wider than what it holds) at 1280 and 375 px.
 """
 
 from __future__ import annotations
@@ -152,3 +153,81 @@ def test_a_bracket_around_a_fraction_stretches(page_and_log, site_url):
     )
     assert max(heights) < 1.2 * min(heights), heights
     assert log.console_errors == [] and log.foreign_requests == []
+
+
+#: On the open page, every details block opened: each root of the page, drawn (its width, and the
+#: width of what is under the sign, in ems of its font), a ``d_k`` with and without a root, and
+#: the advance of U+221A on a canvas in the math font with two different fallbacks behind it.
+ROOTS = """
+() => {
+  for (const d of document.querySelectorAll("article details")) d.open = true;
+  const box = document.createElement("div");
+  box.className = "md-typeset";
+  box.innerHTML = '<p><math id="with-root"><msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></math> '
+    + '<math id="without-root"><msub><mi>d</mi><mi>k</mi></msub></math></p>';
+  document.querySelector("article").append(box);
+  return document.fonts.ready.then(() => {
+    const em = (e) => parseFloat(getComputedStyle(e).fontSize);
+    const width = (e) => e.getBoundingClientRect().width;
+    const under = (r) => {
+      const boxes = [...r.children].map((c) => c.getBoundingClientRect());
+      return Math.max(...boxes.map((b) => b.right)) - Math.min(...boxes.map((b) => b.left));
+    };
+    const roots = [...document.querySelectorAll("article math msqrt")].filter((r) => width(r) > 0)
+      .map((r) => ({ tex: r.closest(".math")?.querySelector("code.workshop-tex")?.textContent ?? "this test's own",
+                     extra: (width(r) - under(r)) / em(r) }));
+    const ctx = document.createElement("canvas").getContext("2d");
+    const advance = (family) => { ctx.font = `40px ${family}`; return ctx.measureText("\\u221a").width; };
+    return {
+      roots, shown: roots.length,
+      withRoot: width(document.querySelector("#with-root")),
+      withoutRoot: width(document.querySelector("#without-root")),
+      em: em(document.querySelector("#with-root")),
+      inMathSerif: advance('"Latin Modern Math", serif'),
+      inMathMono: advance('"Latin Modern Math", monospace'),
+      serif: advance("serif"), mono: advance("monospace"),
+    };
+  });
+}
+"""
+
+
+def _root_pages(built_site: Path) -> dict[str, int]:
+    """The pages whose formulas take a square root: URL -> how many ``<msqrt>`` its HTML holds."""
+    pages = {}
+    for p in sorted(built_site.rglob("*.html")):
+        if n := p.read_text(encoding="utf-8").count("<msqrt"):
+            pages[p.relative_to(built_site).as_posix().removesuffix("index.html")] = n
+    return pages
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 375])
+def test_every_root_draws_its_sign(browser, site_url, built_site, width):
+    """Chromium draws the radical: a root is wider than what it holds by the sign's width, on
+    every page at both widths, and the math font itself has the glyph (a canvas draws U+221A the
+    same whichever fallback font follows it). Before the fix, a root was exactly as wide as its
+    d_k and the canvas fell back to serif and monospace."""
+    pages = _root_pages(built_site)
+    assert len(pages) >= 5, pages
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    problems = []
+    for url, n in pages.items():
+        page.goto(site_url + url, wait_until="networkidle")
+        got = page.evaluate(ROOTS)
+        # every root of the page is laid out (reveals opened), and this test's own
+        assert got["shown"] == n + 1, f"{url}: {got['shown'] - 1} of {n} roots drawn"
+        problems += [
+            f"{url or 'home'} ({width} px): {r['tex']!r} is only {r['extra']:.2f} em wider "
+            "than what its root holds"
+            for r in got["roots"]
+            if r["extra"] < 0.4
+        ]
+    context.close()
+    assert not problems, "\n".join(problems)
+    # the same d_k, with and without its root: the sign adds at least half an em
+    assert got["withRoot"] - got["withoutRoot"] > 0.5 * got["em"], got
+    # the glyph comes from the math font: no fallback is asked (the two fallbacks differ)
+    assert got["serif"] != got["mono"], got
+    assert got["inMathSerif"] == got["inMathMono"], got
