@@ -10,17 +10,27 @@ and every root on every page draws its sign (wider than what it holds) at 1280 a
 
 from __future__ import annotations
 
+import functools
 import io
 import re
+import sys
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from attention_workshop.build import fonts
 
+from .test_site_quality import _hook
+
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "docs" / "assets" / "fonts" / "latinmodern-math.otf"
+
+
+def _page(src: str, dest: str) -> SimpleNamespace:
+    """A nav page as hooks/fonts.py reads it: its docs/ source and its file in the site."""
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src, dest_uri=dest))
 
 
 def _font(data: bytes):
@@ -118,6 +128,176 @@ def test_the_site_serves_the_subset_and_never_the_whole_font(built_site):
     assert url and (built_site / "assets" / url.group(1)).is_file()
     licence = built_site / "assets" / "fonts" / "LICENSE-latinmodern-math.txt"
     assert licence.is_file(), "the font's licence ships beside it"
+
+
+# ---------------------------------------------------------------- what the shipped font lacks fails the build
+
+#: A page with a root (U+221A, which no text of it holds), and one with stretchy and fixed fences.
+ROOT_PAGE = "<p>z</p><math><mfrac><mi>q</mi><msqrt><msub><mi>d</mi><mi>k</mi></msub></msqrt></mfrac></math>"
+FENCE_PAGE = (
+    '<math><mrow><mo stretchy="true" fence="true" form="prefix">(</mo><mi>x</mi>'
+    '<mo stretchy="true" fence="true" form="postfix">)</mo><mo stretchy="false">[</mo></mrow></math>'
+)
+#: U+2603 SNOWMAN, a character Latin Modern Math has no glyph for (checked in the test).
+SNOW_PAGE = "<math><mrow><mi>a</mi><mo>\u2603</mo><mi>b</mi></mrow></math>"
+
+
+@functools.cache
+def _cut(chars: str, keep_math: bool = True) -> bytes:
+    """The full font cut to ``chars`` by fontTools itself (not build.fonts.subset); without its
+    ``MATH`` table when ``keep_math`` is false."""
+    from fontTools import subset as ft_subset
+
+    options = ft_subset.Options()
+    options.layout_features = ["*"]
+    if not keep_math:
+        options.drop_tables = [*options.drop_tables, "MATH"]
+    font = _font(FULL.read_bytes())
+    subsetter = ft_subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def _drawn(uses, but: str = "") -> str:
+    return "".join(sorted({ch for ch, _, _ in uses} - set(but)))
+
+
+def test_needs_says_how_each_character_is_drawn():
+    got = fonts.needs(ROOT_PAGE + FENCE_PAGE)
+    assert got["\u221a"] == "radical", got
+    assert got["("] == got[")"] == "stretchy", got
+    # a fence marked stretchy="false", a letter and its automatic italic (U+1D45E) are characters
+    assert got["["] == got["q"] == got["\U0001d45e"] == "character", got
+    assert "z" not in got, "text outside the formulas"
+
+
+def test_the_first_page_in_reading_order_is_named():
+    order = [
+        ("docs/b.md", FENCE_PAGE),
+        ("docs/a.md", ROOT_PAGE),
+        ("docs/c.md", ROOT_PAGE),
+    ]
+    uses = fonts.first_uses(order)
+    assert ("\u221a", "radical", "docs/a.md") in uses
+    assert ("(", "stretchy", "docs/b.md") in uses
+    assert [u for u in uses if u[2] == "docs/c.md"] == [], "c.md draws nothing first"
+
+
+def test_a_subset_without_the_radical_fails_naming_it_and_the_first_page():
+    """The deliberate break of the bug: a subset of every character the formulas draw but U+221A."""
+    order = [("docs/module-1.md", FENCE_PAGE), ("docs/module-2.md", ROOT_PAGE)]
+    order += [("docs/step-by-step.md", ROOT_PAGE)]
+    uses = fonts.first_uses(order)
+    full = FULL.read_bytes()
+    problems = fonts.lacking(_cut(_drawn(uses, but="\u221a")), full, uses)
+    assert [where for where, _ in problems] == ["docs/module-2.md"], problems
+    message = problems[0][1]
+    assert message.startswith("docs/module-2.md (the first page that needs it): "), (
+        message
+    )
+    assert "U+221A SQUARE ROOT (\u221a) as a root's sign" in message, message
+    assert f"lacks it, though docs/{fonts.FONT} has it" in message, message
+    # the control: the same subset with U+221A lacks nothing
+    assert fonts.lacking(_cut(_drawn(uses)), full, uses) == []
+
+
+def test_a_subset_without_the_math_tables_sizes_fails_naming_the_lost_glyphs():
+    uses = fonts.first_uses([("docs/module-3.md", FENCE_PAGE + ROOT_PAGE)])
+    problems = fonts.lacking(
+        _cut(_drawn(uses), keep_math=False), FULL.read_bytes(), uses
+    )
+    full = _font(FULL.read_bytes())
+    variants = full["MATH"].table.MathVariants
+    said = {}
+    for ch in "()\u221a":
+        glyph = full.getBestCmap()[ord(ch)]
+        grows = variants.VertGlyphConstruction[
+            variants.VertGlyphCoverage.glyphs.index(glyph)
+        ]
+        sizes = [v.VariantGlyph for v in grows.MathGlyphVariantRecord]
+        parts = [p.glyph for p in grows.GlyphAssembly.PartRecords]
+        (message,) = [m for _, m in problems if f"({ch})" in m]
+        said[ch] = message
+        assert (
+            message.startswith("docs/module-3.md")
+            and "lacks the glyphs that make it grow" in message
+        )
+        missing = [g for g in sizes[1:] + parts if g not in message]
+        assert missing == [], f"{ch}: the message names none of {missing}: {message}"
+    assert "U+0028 LEFT PARENTHESIS (() as a stretchy operator" in said["("], said
+    assert "as a root's sign" in said["\u221a"], said
+
+
+def test_a_character_the_whole_font_lacks_fails_naming_it_and_the_first_page():
+    assert 0x2603 not in _font(FULL.read_bytes()).getBestCmap()
+    order = [("docs/module-0.md", FENCE_PAGE), ("docs/module-3.md", SNOW_PAGE)]
+    order += [("docs/notation.md", SNOW_PAGE)]
+    uses = fonts.first_uses(order)
+    problems = fonts.lacking(_cut(_drawn(uses)), FULL.read_bytes(), uses)
+    assert problems == [
+        (
+            "docs/module-3.md",
+            "docs/module-3.md (the first page that needs it): a formula draws "
+            "U+2603 SNOWMAN (\u2603), and the math font (docs/assets/fonts/latinmodern-math.otf) "
+            "has no glyph for it: write the formula without it",
+        )
+    ]
+
+
+def test_an_operator_stretched_that_the_font_cannot_grow_fails():
+    full = _font(FULL.read_bytes())
+    variants = full["MATH"].table.MathVariants
+    a = full.getBestCmap()[ord("a")]
+    assert (
+        a not in variants.VertGlyphCoverage.glyphs + variants.HorizGlyphCoverage.glyphs
+    )
+    uses = fonts.first_uses([("docs/x.md", '<math><mo stretchy="true">a</mo></math>')])
+    problems = fonts.lacking(_cut(_drawn(uses)), FULL.read_bytes(), uses)
+    assert [m for _, m in problems] == [
+        "docs/x.md (the first page that needs it): a formula draws U+0061 LATIN SMALL LETTER A (a) "
+        "as a stretchy operator, and the math font (docs/assets/fonts/latinmodern-math.otf) has "
+        "no sizes to grow it with: it cannot stretch"
+    ]
+
+
+def test_the_hook_reports_what_the_subset_lacks_as_a_problem_of_the_first_page(
+    tmp_path, monkeypatch
+):
+    """hooks/fonts.py as MkDocs runs it, the subset cut without U+221A: one problem, on the
+    first page of the nav that draws a root (module-2 before module-1 here, against path order)."""
+    hook = _hook("fonts")
+    common = sys.modules["_workshop_common"]
+    site = tmp_path / "site"
+    written = {"index.html": "<p>home</p>", "module-1/index.html": ROOT_PAGE}
+    written |= {"module-2/index.html": ROOT_PAGE, "404.html": FENCE_PAGE}
+    for dest, text in written.items():
+        (site / dest).parent.mkdir(parents=True, exist_ok=True)
+        (site / dest).write_text(text, encoding="utf-8")
+    order = [("index.md", "index.html"), ("module-2.md", "module-2/index.html")]
+    order += [("module-1.md", "module-1/index.html")]
+    nav = SimpleNamespace(pages=[_page(src, dest) for src, dest in order])
+    monkeypatch.setattr(
+        fonts, "subset", lambda font, chars: _cut(chars.replace("\u221a", ""))
+    )
+    config = SimpleNamespace(site_dir=str(site), docs_dir=str(ROOT / "docs"))
+    common.PROBLEMS.clear()
+    try:
+        hook.on_nav(nav, config, SimpleNamespace(documentation_pages=list))
+        hook.on_post_build(config)
+        problems = dict(common.PROBLEMS)
+    finally:
+        common.PROBLEMS.clear()
+    assert list(problems) == ["module-2.md"], problems
+    (message,) = problems["module-2.md"]
+    assert message.startswith("docs/module-2.md (the first page that needs it): ")
+    assert "U+221A SQUARE ROOT" in message
+    shipped = _font((site / fonts.SUBSET).read_bytes()).getBestCmap()
+    assert 0x221A not in shipped and ord("(") in shipped, (
+        "the hook ships the subset it checked"
+    )
 
 
 BRACKETS = """
