@@ -61,7 +61,7 @@ def diagrams() -> ModuleType:
 
 
 def fonts() -> ModuleType:
-    """The math font's subset (``FONT``, ``SUBSET``, ``math_text``, ``subset``)."""
+    """The math font's subset and its check (``FONT``, ``SUBSET``, ``subset``, ``lacking``...)."""
     return _build("fonts")
 
 

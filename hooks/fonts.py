@@ -6,6 +6,10 @@ pages and JSON (the widgets draw formulas too) is gathered, and the font is cut 
 what OpenType reaches from them (the ``MATH`` table's stretchy variants included) as
 ``assets/fonts/latinmodern-math-subset.woff`` (``build.fonts``; kept by the build's cache),
 which ``docs/assets/workshop.css`` names.
+
+Then every character the formulas draw is looked up in that subset (``build.fonts.lacking``): a
+character it lacks, or a radical or stretchy fence whose sizes and assembly parts it lacks, is a
+problem naming the character and the first page, in reading order, that draws it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from mkdocs.exceptions import PluginError
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
+    from mkdocs.structure.nav import Navigation
+
+#: The site's pages in reading order (the nav's, then the pages outside it): file -> docs/ source.
+_PAGES: dict[str, str] = {}
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
@@ -31,13 +39,44 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     return files
 
 
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    _PAGES.clear()
+    _PAGES.update({page.file.dest_uri: page.file.src_uri for page in nav.pages})
+    for file in files.documentation_pages():
+        _PAGES.setdefault(file.dest_uri, file.src_uri)
+    return nav
+
+
+def _texts(site: Path) -> list[tuple[str, str]]:
+    """``(where, text)`` of every page and JSON file of the built site: pages in reading order,
+    named by their docs/ source, then the other files, named by their path in the site."""
+    files = {
+        p.relative_to(site).as_posix(): p
+        for p in [*site.rglob("*.html"), *site.rglob("*.json")]
+    }
+    named = [(f"docs/{src}", dest) for dest, src in _PAGES.items() if dest in files]
+    named += [
+        (f"{dest} (a file of the site)", dest)
+        for dest in sorted(files.keys() - _PAGES.keys())
+    ]
+    return [
+        (where, files[dest].read_text(encoding="utf-8", errors="replace"))
+        for where, dest in named
+    ]
+
+
 def on_post_build(config: MkDocsConfig) -> None:
-    fonts = common.fonts()
-    site = Path(config.site_dir)
-    chars: set[str] = set()
-    for path in sorted([*site.rglob("*.html"), *site.rglob("*.json")]):
-        chars |= fonts.math_text(path.read_text(encoding="utf-8", errors="replace"))
+    fonts, cache = common.fonts(), common.cache()
+    uses = fonts.first_uses(_texts(Path(config.site_dir)))
+    # and the few characters a browser may draw whatever the formulas hold (math_text of nothing)
+    chars = {ch for ch, _, _ in uses} | fonts.math_text("")
     font = Path(config.docs_dir, fonts.FONT).read_bytes()
-    out = site / fonts.SUBSET
+    shipped = cache.call(fonts.subset, font, "".join(sorted(chars)))
+    out = Path(config.site_dir, fonts.SUBSET)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(common.cache().call(fonts.subset, font, "".join(sorted(chars))))
+    out.write_bytes(shipped)
+    for where, message in cache.call(fonts.lacking, shipped, font, uses):
+        common.problem(
+            message,
+            page=where.removeprefix("docs/") if where.startswith("docs/") else "",
+        )

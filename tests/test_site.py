@@ -222,6 +222,8 @@ A value with a typo: {{ general_head.diff_casual }}.
 
 The toy has {{ inside.n_axes }} axes, so each word is a row of 4 numbers.
 
+A formula with a character the math font has no glyph for: $a \u2603 b$.
+
 <a href="generated/missing.csv">a link written in the page</a>
 
 ```python exec="1"
@@ -270,6 +272,8 @@ def expected_problems(at: dict[str, int]) -> list[str]:
         f"docs/module-3.md:{at['typed']}: 4 is typed by hand; the build computes it: write {{{{ inside.n_axes }}}}",
         f"docs/module-3.md:{at['no_id']}: an exec fence has no id (snippets/broken/leftover.py)",
         f"docs/module-3.md:{at['link']}: a link to 'generated/missing.csv', which is not a file of the site",
+        "docs/module-3.md (the first page that needs it): a formula draws U+2603 SNOWMAN (\u2603), "
+        "and the math font (docs/assets/fonts/latinmodern-math.otf) has no glyph for it",
         f"snippets/broken/leftover.py (a fence without an id, docs/module-3.md:{at['no_id']}): "
         "a link to 'generated/nowhere.svg'",
         f"snippets/broken/leftover.py (a fence without an id, docs/module-3.md:{at['no_id']}): "
@@ -280,7 +284,7 @@ def expected_problems(at: dict[str, int]) -> list[str]:
 def test_the_strict_build_lists_every_problem_with_the_line_to_edit(
     project_copy, tmp_path
 ):
-    """One copy, eight problems, one strict build: it fails, and names each problem's file and line."""
+    """One copy, nine problems, one strict build: it fails, and names each problem's file and line."""
     at = break_everything(project_copy)
     proc = build_site(tmp_path / "out", project=project_copy, check=False)
     out = proc.stdout + proc.stderr
