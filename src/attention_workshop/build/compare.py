@@ -23,6 +23,7 @@ __all__ = [
     "ROUNDING",
     "PAST_BOUND",
     "Difference",
+    "declared",
     "differences",
     "bound_text",
     "read_log",
@@ -108,6 +109,22 @@ def differences(expected: str, got: str) -> list[Difference]:
             out.append(Difference(i + 1, keys[i], e, g))
         else:
             out.append(_classify(i + 1, keys[i], e, g))
+    return out
+
+
+def declared(text: str) -> list[tuple[int, str, str, float | None]]:
+    """Every line of ``text`` that may differ on another computer: its number, its section, the
+    line, and its bound (None for a version stamp)."""
+    lines = text.split("\n")
+    out: list[tuple[int, str, str, float | None]] = []
+    for n, (line, key) in enumerate(zip(lines, _sections(lines)), 1):
+        if key == "" and environment_line(line):
+            out.append((n, key, line, None))
+        out += [
+            (n, key, line, f.bound)
+            for f in FIGURES
+            if f.section == key and f.value(line) is not None
+        ]
     return out
 
 
