@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import re
 import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -133,12 +134,14 @@ def test_another_date_another_wheel(tmp_path, monkeypatch):
 
 WHEEL = "attention_workshop-0.1.0-py3-none-any.whl"
 TORCH = "torch==2.13.0+cpu"
+#: the Python the site is built with, as the commands ask for it: 3.11
+PY = "{}.{}".format(*sys.version_info)
 
 
 def test_the_linux_commands_use_the_exact_lock_and_pytorchs_cpu_index():
     c = reproduce.commands(WHEEL, "linux", TORCH)
     assert c == [
-        "python3 -m venv workshop-env",
+        f"python{PY} -m venv workshop-env",
         "workshop-env/bin/pip install --no-deps --index-url https://download.pytorch.org/whl/cpu "
         "torch==2.13.0+cpu",
         f"workshop-env/bin/pip install --no-deps -r requirements-experiment.txt {WHEEL}",
@@ -153,7 +156,8 @@ def test_macos_and_windows_use_the_pins_from_pypi():
     assert (
         f"workshop-env/bin/pip install -r requirements-macos-windows.txt {WHEEL}" in mac
     )
-    assert win[0] == "py -m venv workshop-env"
+    assert mac[0] == f"python{PY} -m venv workshop-env"
+    assert win[0] == f"py -{PY} -m venv workshop-env"
     assert win[1] == (
         rf".\workshop-env\Scripts\python -m pip install -r requirements-macos-windows.txt {WHEEL}"
     )

@@ -19,6 +19,7 @@ declares them.
 from __future__ import annotations
 
 import html
+import sys
 
 from . import compare, takehome
 from .pages import LOG_PAGE, results
@@ -79,7 +80,8 @@ def commands(wheel: str, system: str = "linux", torch: str | None = None) -> lis
             f"no commands for {system!r}: choose one of {', '.join(SYSTEMS)}"
         )
     torch = torch or takehome.pin(takehome.LOCK.read_text(encoding="utf-8"), "torch")
-    venv = "py -m venv" if system == "windows" else "python3 -m venv"
+    v = f"{sys.version_info.major}.{sys.version_info.minor}"  # the Python this site is built with
+    venv = f"py -{v} -m venv" if system == "windows" else f"python{v} -m venv"
     pip = f"{VENV}/bin/pip" if system != "windows" else f"{python(system)} -m pip"
     return [
         f"{venv} {VENV}",
