@@ -1,7 +1,7 @@
 """MkDocs hook: what a reader takes home. The download bundle, the notebooks, the Source page's check.
 
-- ``generated/take-home/`` (the package's wheel, the experiment's lock, ``reproduce.sh``, results.log,
-  and a zip of the four) and ``generated/notebooks/<page>.ipynb`` become files of the site; the
+- ``generated/take-home/`` (the package's wheel, the locks and pins, ``reproduce.sh`` and ``reproduce.ps1``,
+  and a zip of them with results.log) and ``generated/notebooks/<page>.ipynb`` become files of the site; the
   notebooks attach the D2 diagrams this build drew (so this hook runs after hooks/diagrams.py).
 - Each notebook's page gets a download button under its title.
 - The Source page must show every module the experiment imports, each exactly as its file is:

@@ -1,10 +1,14 @@
-"""From the built site alone: the Reproducing page's three commands recreate its results.log byte for byte.
+"""From the built site alone: the Reproducing page's Linux commands say ``identical``, and the
+trained model's command works on a sentence of one's own.
 
-The test reads the commands from the built Reproducing page, downloads the wheel, the lock and
-results.log over HTTP from the served site (no clone, no file of the repository), runs the commands
-in a new folder as a reader's shell would (a fresh virtual environment; pip reaches only the package
-registry it is configured with), and compares the bytes. It takes about 45 s, nearly all of it pip
-unpacking PyTorch's wheel into the new environment.
+The test reads the commands from the built Reproducing page, downloads every file they name over
+HTTP from the served site (no clone, no file of the repository), runs them in a new folder as a
+reader's shell would (a fresh virtual environment; pip reaches only the package registries it is
+configured with), and expects the comparison to print ``identical``. Then it runs the page's
+other commands: the run into ``mine/`` (the same bytes as the site's results.log) and the
+comparison of two files, and the trained model's heads on a sentence, which before the model's
+wheel is installed must fail naming a file the site offers. It takes about a minute, nearly all of
+it pip unpacking PyTorch's wheel into the new environment.
 """
 
 from __future__ import annotations
@@ -28,13 +32,13 @@ def _page(built_site: Path) -> str:
     return (built_site / "reproducing" / "index.html").read_text(encoding="utf-8")
 
 
-def three_commands(doc: str) -> list[str]:
-    """The lines of the first code block after the "Three commands" heading, as a reader copies them."""
-    section = doc.split('id="three-commands"', 1)[1]
+def commands_under(doc: str, anchor: str) -> list[str]:
+    """The lines of the first bash block after the heading ``id=anchor``, as a reader copies them."""
+    section = doc.split(f'id="{anchor}"', 1)[1]
     block = re.search(
         r'<div class="language-bash highlight">.*?<code>(.*?)</code>', section, re.S
     )
-    assert block, "no bash block under 'Three commands'"
+    assert block, f"no bash block under #{anchor}"
     text = html.unescape(re.sub(r"<[^>]+>", "", block.group(1)))
     return [line for line in text.splitlines() if line.strip()]
 
@@ -64,37 +68,74 @@ def reader_env() -> dict[str, str]:
     return env
 
 
-def test_the_three_commands_recreate_results_log_byte_for_byte(
+def _run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=reader_env(),
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def _ok(command: str, cwd: Path) -> str:
+    run = _run(command, cwd)
+    assert run.returncode == 0, (
+        f"{command!r} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}"
+    )
+    return run.stdout
+
+
+def _without_the_model(heads: str, links: dict[str, str], cwd: Path) -> None:
+    """Before the model's wheel is installed, the heads command fails in one line that names
+    files the site offers."""
+    run = _run(heads, cwd)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    named = re.findall(r"[\w.-]+\.(?:lock|txt)\b", run.stderr)
+    assert named and set(named) <= set(links), (named, sorted(links))
+
+
+def test_the_pages_commands_reproduce_results_log_from_the_sites_downloads(
     built_site, site_url, tmp_path
 ):
     doc = _page(built_site)
-    commands = three_commands(doc)
-    assert len(commands) == 3, commands
+    commands = commands_under(doc, "linux")
     links = download_links(doc)
-    wheel = next(name for name in links if name.endswith(".whl"))
-    for name in (wheel, "requirements-experiment.txt", "results.log"):
+    named = {w for c in commands for w in c.split() if w in links}
+    assert {
+        "requirements-experiment.txt",
+        "requirements-model.lock",
+        "results.log",
+    } <= named
+    for name in named:
         url = site_url + "reproducing/" + links[name]
         (tmp_path / name).write_bytes(urllib.request.urlopen(url, timeout=30).read())
+    (heads,) = commands_under(doc, "your-heads")
     started = time.monotonic()
-    for command in commands:
-        run = subprocess.run(
-            ["bash", "-c", command],
-            cwd=tmp_path,
-            env=reader_env(),
-            capture_output=True,
-            text=True,
-            timeout=900,
-        )
-        assert run.returncode == 0, (
-            f"{command!r} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}"
-        )
+    for command in commands[:-1]:
+        if "requirements-model.lock" in command:
+            _without_the_model(heads, links, tmp_path)
+        _ok(command, tmp_path)
+    assert _ok(commands[-1], tmp_path) == "identical\n", commands[-1]
+    print(f"the commands: {time.monotonic() - started:.1f} s")
+    # your run's files, and two logs compared without a run
+    out, against = commands_under(doc, "compare")
+    _ok(out, tmp_path)
     mine = tmp_path / "mine" / "results.log"
-    assert mine.read_bytes() == (tmp_path / "results.log").read_bytes(), (
-        "the three commands wrote another results.log than the site's"
-    )
-    # the site's results.log is this build's (the session's build ran the same experiment)
+    assert mine.read_bytes() == (tmp_path / "results.log").read_bytes()
     assert mine.read_bytes() == (built_site / "generated" / "results.log").read_bytes()
-    print(f"three commands: {time.monotonic() - started:.1f} s")
+    assert _ok(against, tmp_path) == "identical\n"
+    # your own sentence through the trained model
+    _ok(heads, tmp_path)
+    sentence = re.search(r'--sentence "([^"]+)"', heads).group(1)
+    folder = tmp_path / re.search(r"--out (\S+)", heads).group(1)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "grid.svg",
+        "heads.csv",
+        "heads.md",
+    ]
+    assert f"Sentence: {sentence}" in (folder / "heads.md").read_text(encoding="utf-8")
 
 
 def test_the_zip_holds_the_same_files(built_site):

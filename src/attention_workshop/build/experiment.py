@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..chapters import SECTIONS, Section
+from ..chapters import SECTIONS, Section, may_differ
 from ..toy import SENT_RIVER, parse_sentence
 from . import atomic, figures, fmt
 from .results import Results, Span
 from .torch_refs import TorchReferences, versions
 
 __all__ = [
+    "FIRST_LINE",
     "MAX_WORDS",
     "SEED",
     "Span",
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 SEED = 0
+#: The first line of every results.log.
+FIRST_LINE = "# attention-workshop results.log"
 #: The longest sentence the experiment takes. Its tables and heatmaps are read word by word;
 #: past this they stop teaching, and the run's time and memory keep growing.
 MAX_WORDS = 32
@@ -116,11 +119,8 @@ def run(sentence: Sequence[str] | str = SENT_RIVER) -> Results:
     words = check_sentence(sentence)
     r = Results(sentence=words)
     v = r.versions = versions()
-    r.lines.append("# attention-workshop results.log")
-    r.lines.extend(
-        f"# {name}: {v[name]}"
-        for name in ("os", "python", "numpy", "torch", "matplotlib")
-    )
+    r.lines.append(FIRST_LINE)
+    r.lines.extend(f"# {name}: {v[name]}" for name in may_differ.STAMPS)
     r.lines.append(f'# seed: {SEED}; sentence: "{" ".join(words)}"')
     for s in SECTIONS:
         r.lines.append("")

