@@ -47,8 +47,11 @@ def _line_of(lines: list[str], section: str, start: str) -> int:
 
 def _nudged(line: str, units: int) -> str:
     """``line`` with its figure (its last number, 3 significant digits) moved by ``units`` in the
-    last printed digit: ``6.66e-16`` -> ``6.68e-16``, ``1.00`` -> ``1.02``."""
-    m = list(re.finditer(r"(\d)\.(\d\d)(e-\d\d)?", line))[-1]
+    last printed digit: ``6.66e-16`` -> ``6.68e-16``, ``1.00`` -> ``1.02``. A figure of exactly 0
+    (``0.00e+00``: no rounding at all on this run) becomes ``units`` units of 2^-52 instead."""
+    m = list(re.finditer(r"(\d)\.(\d\d)(e[-+]\d\d)?", line))[-1]
+    if float(m.group(0)) == 0:
+        return line[: m.start()] + f"{abs(units) * EPS:.2e}" + line[m.end() :]
     digits = int(m.group(1) + m.group(2)) + units
     assert 100 <= digits <= 999, line  # no carry into another exponent
     new = f"{digits // 100}.{digits % 100:02d}{m.group(3) or ''}"
@@ -56,7 +59,7 @@ def _nudged(line: str, units: int) -> str:
 
 
 def _value(line: str) -> float:
-    return float(list(re.finditer(r"\d\.\d\de-\d\d|\d\.\d\d", line))[-1].group(0))
+    return float(list(re.finditer(r"\d\.\d\de[-+]\d\d|\d\.\d\d", line))[-1].group(0))
 
 
 def _compare(tmp_path, expected: str, got: str, capsys) -> tuple[int, str]:
@@ -88,7 +91,7 @@ def test_a_figure_past_its_bound_fails(
     lines = results.text.split("\n")
     i = _line_of(lines, section, start)
     figure = f"{bound * 1.01:.2e}" if bound < 1 else f"{bound * 1.01:.2f}"
-    m = list(re.finditer(r"\d\.\d\d(e-\d\d)?", lines[i]))[-1]
+    m = list(re.finditer(r"\d\.\d\d(e[-+]\d\d)?", lines[i]))[-1]
     past = lines[i][: m.start()] + figure + lines[i][m.end() :]
     assert _value(past) > bound, past
     got = "\n".join([*lines[:i], past, *lines[i + 1 :]])

@@ -4,7 +4,8 @@ trained model's command works on a sentence of one's own.
 The test reads the commands from the built Reproducing page, downloads every file they name over
 HTTP from the served site (no clone, no file of the repository), runs them in a new folder as a
 reader's shell would (a fresh virtual environment; pip reaches only the package registries it is
-configured with), and expects the comparison to print ``identical``. Then it runs the page's
+configured with, see :func:`on_this_machine`), and expects the comparison to print
+``identical``, then again under each OpenBLAS kernel of tests/test_numeric_env.py. Then it runs the page's
 other commands: the run into ``mine/`` (the same bytes as the site's results.log) and the
 comparison of two files, and the trained model's heads on a sentence, which before the model's
 wheel is installed must fail naming a file the site offers. It takes about a minute, nearly all of
@@ -25,7 +26,16 @@ from pathlib import Path
 
 import pytest
 
+from attention_workshop.build import reproduce
+
+from .test_numeric_env import _cpu_flags
+
 pytestmark = pytest.mark.site
+
+#: The OpenBLAS kernels of tests/test_numeric_env.py (SkylakeX where the processor has AVX-512).
+OPENBLAS_CORES = ("Prescott", "Haswell", "Zen") + (
+    ("SkylakeX",) if "avx512f" in _cpu_flags() else ()
+)
 
 
 def _page(built_site: Path) -> str:
@@ -58,6 +68,7 @@ def reader_env() -> dict[str, str]:
         "PYTHONPATH",
         "PYTHONHOME",
         "ATEN_CPU_CAPABILITY",
+        "MKL_CBWR",
         "PYTHONHASHSEED",
     }
     env = {k: v for k, v in os.environ.items() if k not in drop}
@@ -68,19 +79,26 @@ def reader_env() -> dict[str, str]:
     return env
 
 
-def _run(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def on_this_machine(command: str) -> str:
+    """The page's command as this machine runs it. The machines the tests run on reach only the
+    package registries, and keep PyTorch's CPU wheel where their pip already looks: the one change
+    is to leave out PyTorch's own index, so that no request goes to it."""
+    return command.replace(f"--index-url {reproduce.PYTORCH_CPU_INDEX} ", "")
+
+
+def _run(command: str, cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        ["bash", "-c", command],
+        ["bash", "-c", on_this_machine(command)],
         cwd=cwd,
-        env=reader_env(),
+        env={**reader_env(), **env},
         capture_output=True,
         text=True,
         timeout=900,
     )
 
 
-def _ok(command: str, cwd: Path) -> str:
-    run = _run(command, cwd)
+def _ok(command: str, cwd: Path, **env: str) -> str:
+    run = _run(command, cwd, **env)
     assert run.returncode == 0, (
         f"{command!r} failed:\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}"
     )
@@ -119,6 +137,10 @@ def test_the_pages_commands_reproduce_results_log_from_the_sites_downloads(
         _ok(command, tmp_path)
     assert _ok(commands[-1], tmp_path) == "identical\n", commands[-1]
     print(f"the commands: {time.monotonic() - started:.1f} s")
+    # the same bytes whichever BLAS kernel the reader's processor picks
+    for core in OPENBLAS_CORES:
+        said = _ok(commands[-1], tmp_path, OPENBLAS_CORETYPE=core)
+        assert said == "identical\n", f"OPENBLAS_CORETYPE={core}: {said}"
     # your run's files, and two logs compared without a run
     out, against = commands_under(doc, "compare")
     _ok(out, tmp_path)
