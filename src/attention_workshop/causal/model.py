@@ -73,13 +73,15 @@ class SmolLM:
 
     Call it on a text to get a :class:`Forward`. Weights keep GGUF's names
     (``blk.0.attn_q.weight``) and PyTorch's ``(out, in)`` layout, query and key rows
-    in Hugging Face's order.
+    in Hugging Face's order; ``types`` holds each one's storage type in the file and
+    ``metadata`` the file's scalar metadata (``general.license``, ...).
     """
 
     weights: Mapping[str, Array]
     types: Mapping[str, str]
     tokenizer: Tokenizer
     config: Config
+    metadata: Mapping[str, Any]
     dtype: np.dtype[np.floating[Any]]
     source: Path
     MAX_TOKENS: ClassVar[int] = 128
@@ -271,6 +273,7 @@ def _load(dtype: np.dtype[np.floating[Any]], path: Path) -> SmolLM:
         types=contents.types,
         tokenizer=bpe_tokenizer(contents.tokens, contents.merges, contents.token_types),
         config=contents.config,
+        metadata=contents.metadata,
         dtype=dtype,
         source=path,
     )
