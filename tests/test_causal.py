@@ -257,6 +257,12 @@ def test_a_text_that_is_not_a_str_is_refused() -> None:
         load_smollm()(b"bytes")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("k", [0, -1, 49153])
+def test_top_k_out_of_range_is_refused(k: int) -> None:
+    with pytest.raises(ValueError, match=r"top_k must be 1 \.\. 49152"):
+        load_smollm()(SENTENCES[0], top_k=k)
+
+
 def test_unknown_dtype_is_refused() -> None:
     with pytest.raises(ValueError, match="float32 or float64"):
         load_smollm(np.float16)

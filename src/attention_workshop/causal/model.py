@@ -47,7 +47,8 @@ class Forward:
 
     Attributes:
         tokens: the BPE tokens as the vocabulary spells them (``Ġ`` is a space), ``T`` of them.
-        texts: the text of each token (``" cat"``).
+        texts: the text of each token (``" cat"``); a token holding only part of a
+            character's UTF-8 bytes (an emoji is often cut in two or three) shows ``"\ufffd"``.
         ids: their vocabulary ids, ``(T,)``.
         attentions: every head's weights, ``(n_layer, n_head, T, T)``; each row sums to 1
             and everything above the diagonal is exactly 0 (no token sees a later one).
@@ -133,15 +134,20 @@ class SmolLM:
 
         Args:
             text: a sentence or a few (at most ``MAX_TOKENS`` tokens).
-            top_k: how many next-token candidates to keep.
+            top_k: how many next-token candidates to keep, ``1 .. vocab_size``.
 
         Returns:
             Tokens, attention weights ``(n_layer, n_head, T, T)``, hidden states
             ``(n_layer + 1, T, d_model)``, logits ``(T, vocab_size)`` and the ``top_k`` next tokens.
 
         Raises:
-            ValueError: the text has no visible character, or more than ``MAX_TOKENS`` tokens.
+            ValueError: the text has no visible character, or more than ``MAX_TOKENS``
+                tokens, or ``top_k`` is out of range.
         """
+        if not 1 <= top_k <= self.config.vocab_size:
+            raise ValueError(
+                f"top_k must be 1 .. {self.config.vocab_size}, got {top_k!r}"
+            )
         tokens, ids = self.tokenize(text)
         x = self.weights["token_embd.weight"][ids]  # (V, C)[(T,)] -> (T, C)
         hidden, attentions = [x], []
