@@ -12,7 +12,9 @@ on stderr and a non-zero exit, and nothing is written.
 from __future__ import annotations
 
 import argparse
+import html
 import sys
+import unicodedata
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,17 +22,65 @@ import numpy as np
 
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Heads, Sentence
-from ..trained import MissingModelError, load_minilm
+from ..trained import MiniLM, MissingModelError, load_minilm
 from . import atomic, fmt
 from .head_figures import SHORT
 from .plotting import LIGHT
 from .real_heads_md import class_table
 from .real_heads_page import classes_csv, grid_figure
 
-__all__ = ["FILES", "files_for", "main"]
+__all__ = ["FILES", "check_sentence", "files_for", "main"]
 
 #: The files the command writes, in the order it lists them.
 FILES = ("heads.md", "heads.csv", "grid.svg")
+#: Control characters a sentence may hold: the whitespace ones (XML and Markdown take them).
+_WHITESPACE = "\t\n\r"
+
+
+def check_sentence(text: str) -> str:
+    """``text`` if the command can read it, checked before the model loads.
+
+    Raises:
+        ValueError: the sentence is not UTF-8 text (an argument the shell could not decode),
+            holds a control character (ESC, BEL...) that no SVG or Markdown file can carry, is
+            blank, or has more words than the model takes tokens.
+    """
+    bad = next((c for c in text if 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        raise ValueError(
+            "the sentence is not UTF-8 text (a byte the terminal could not decode): "
+            "type it again, or set your terminal to UTF-8"
+        )
+    bad = next(
+        (
+            c
+            for c in text
+            if (unicodedata.category(c) == "Cc" and c not in _WHITESPACE)
+            or ord(c) in (0xFFFE, 0xFFFF)
+        ),
+        None,
+    )
+    if bad is not None:
+        raise ValueError(
+            f"the sentence holds the control character U+{ord(bad):04X}, which no file "
+            "can show: leave it out"
+        )
+    if not text.strip():
+        raise ValueError(
+            'give a sentence with at least one word: --sentence "The bank of the river."'
+        )
+    words = len(text.split())
+    limit = MiniLM.MAX_TOKENS - 2  # [CLS] and [SEP]; every word is at least one token
+    if words > limit:
+        raise ValueError(
+            f"the sentence has {words} words; the model reads at most {limit}: shorten it"
+        )
+    return text
+
+
+def _text(text: str) -> str:
+    """The reader's words as Markdown shows them as typed: HTML escaped, never run."""
+    return html.escape(text, quote=False)
 
 
 def _markdown(h: Heads) -> str:
@@ -41,8 +91,8 @@ def _markdown(h: Heads) -> str:
     shorts = "; ".join(f"{s} = {rh.LABELS[c]}" for c, s in SHORT.items())
     return (
         f"# The heads of all-MiniLM-L6-v2 on one sentence\n\n"
-        f"Sentence: {h.sentence.text}\n\n"
-        f"Tokens ({len(h.tokens)}): {' '.join(h.tokens)}\n\n"
+        f"Sentence: {_text(h.sentence.text)}\n\n"
+        f"Tokens ({len(h.tokens)}): {_text(' '.join(h.tokens))}\n\n"
         f"{class_table(h)}\n"
         f"Classes: {shorts}. A place's class needs a share of at least "
         f"{fmt.num(rh.SHARE, 2)}; broad needs a spread of at least {fmt.num(rh.BROAD, 2)}.\n\n"
@@ -83,6 +133,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.sentence is None:
         parser.exit(2, 'error: give a sentence: --sentence "The bank of the river."\n')
+    try:
+        check_sentence(args.sentence)
+    except ValueError as err:
+        parser.exit(2, f"error: {err}\n")
     try:
         atomic.check_out_dir(args.out, FILES)
     except atomic.OutDirError as err:
