@@ -9,16 +9,20 @@ which ``docs/assets/workshop.css`` names.
 
 Then every character the formulas draw is looked up in that subset (``build.fonts.lacking``): a
 character it lacks, or a radical or stretchy fence whose sizes and assembly parts it lacks, is a
-problem naming the character and the first page, in reading order, that draws it.
+problem naming the character and the first page, in reading order, that draws it. Under
+``mkdocs serve`` that page is already written, so the problem's box is added to it then.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
 from mkdocs.exceptions import PluginError
+from problems import box  # the warning box a page shows its problems in
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -75,8 +79,41 @@ def on_post_build(config: MkDocsConfig) -> None:
     out = Path(config.site_dir, fonts.SUBSET)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(shipped)
-    for where, message in cache.call(fonts.lacking, shipped, font, uses):
+    found = cache.call(fonts.lacking, shipped, font, uses)
+    for where, message in found:
         common.problem(
             message,
             page=where.removeprefix("docs/") if where.startswith("docs/") else "",
         )
+    if found and not config.strict:
+        _show(Path(config.site_dir), found)
+
+
+#: Where a written page's content starts; the box problems.py drew there, and each message in it.
+_ARTICLE = '<article class="md-content__inner md-typeset">'
+_BOX = re.compile(
+    r'<div class="admonition warning workshop-problems".*?</ul></div>\n', re.S
+)
+_ITEM = re.compile(r"<li><pre[^>]*>(.*?)</pre></li>", re.S)
+
+
+def _show(site: Path, found: list[tuple[str, str]]) -> None:
+    """Under ``mkdocs serve`` the pages are written before the font can be checked: each page a
+    problem names gets it in its warning box now (one box a page, as problems.py draws it)."""
+
+    dest_of = {f"docs/{src}": dest for dest, src in _PAGES.items()}
+    by_page: dict[str, list[str]] = {}
+    for where, message in found:
+        by_page.setdefault(where, []).append(message)
+    for where, messages in by_page.items():
+        path = site / dest_of.get(where, "")
+        if where not in dest_of or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        old = _BOX.search(text)
+        if old:  # the page's own problems first, then the font's
+            shown = [html.unescape(m) for m in _ITEM.findall(old.group(0))]
+            text = text[: old.start()] + box(shown + messages) + text[old.end() :]
+        else:
+            text = text.replace(_ARTICLE, _ARTICLE + box(messages), 1)
+        path.write_text(text, encoding="utf-8")
