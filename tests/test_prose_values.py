@@ -317,7 +317,7 @@ def test_module_3_price_paragraph(built_site):
         f"{round(total / 1e6)} million parameters, or {100 * attention / total:.1f}%, between a fifth and a quarter",
         f"{per_head:,}, that is 3×{C}×{hs}",
         # the paper's table rounds differently; the MLPs (c_fc and c_proj, weights only) hold twice as much
-        "the GPT-2 paper's own table gives 117 million",
+        "The GPT-2 paper's own table gives 117 million",
         f"The MLPs hold 2.0 times the attention's weights, {100 * mlp / total:.1f}% of the model.",
         f"widens the row from {C} to {4 * C} numbers and narrows it back",
     )
