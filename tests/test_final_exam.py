@@ -142,6 +142,9 @@ def test_dot_product_pair():
 def test_zero_share_is_one_over_e2_plus_2():
     assert QS["zero-share"].answer == pytest.approx(1 / (math.e**2 + 2), abs=1e-15)
     assert QS["zero-share"].display == "0.107"
+    assert "Only a score of −∞" not in QS["zero-share"].explanation, (
+        "floating point rounds to 0 sooner"
+    )
 
 
 def test_max_trick_is_about_overflow():
@@ -205,6 +208,11 @@ def test_wired_head_bank_looks_at():
     assert QS["wired"].answer == key("wired", f'"{word}"')
     row = ", ".join(f"{a} {float(b):.3f}" for a, b in zip(SENT_RIVER, w[-1]))
     assert f"Its row of weights: {row}." in QS["wired"].explanation
+    # bank's own key answers a topic query too: 2 x (water + money) on the topic channel
+    topic = 2 * (VOCAB["bank"][0] + VOCAB["bank"][1])
+    assert f'"bank" itself included (the topic channel of its key is {topic:.1f})' in (
+        QS["wired"].explanation
+    )
 
 
 def test_unscaled_softmax_saturates():
@@ -251,6 +259,19 @@ def test_torch_agreement_bucket():
     assert QS["torch"].answer == key("torch", "machine epsilon")
 
 
+def test_pytorch_scales_queries_and_keys_before_the_product():
+    """What the torch explanation says of PyTorch: its attention on (T, d_k) inputs (the math path)
+    is, bit for bit, softmax((q s)(k s)^T) v with s the square root of 1/sqrt(d_k)."""
+    g = torch.Generator().manual_seed(7)
+    q, k, v = (torch.randn(5, 3, generator=g, dtype=torch.float64) for _ in range(3))
+    s = math.sqrt(1 / math.sqrt(3))
+    by_hand = torch.softmax((q * s) @ (k * s).T, dim=-1) @ v
+    assert torch.equal(F.scaled_dot_product_attention(q, k, v), by_hand)
+    assert "scales the queries and the keys each by the square root of 1/√d_k" in (
+        " ".join(QS["torch"].explanation.split())
+    )
+
+
 def test_causal_statements():
     X = x(SENT_RIVER)
     q, k = X @ t(W_Q_WIRED), X @ t(W_K_WIRED)
@@ -282,6 +303,10 @@ def test_order_blindness():
         "the rows differ: their order shows"
     )
     q = QS["order"]
+    # the bag of words is attention without a mask, and positions are not always added first
+    text = " ".join(q.explanation.split())
+    assert "Without a mask, attention alone sees a sentence as a bag of words" in text
+    assert "RoPE" in text and "real models add position information first" not in text
     assert q.answer == key("order", "in reverse order")
     assert len(q.options) == 4 and q.answer != q.options[0].key
     assert (
@@ -316,6 +341,10 @@ def test_gpt2_counts():
     assert QS["per-head"].answer == 3 * 768 * 64 == 147_456
     assert QS["per-head"].display == "147,456"
     assert QS["divisor"].answer == 8 and QS["divisor"].display == "8"
+    assert "Hugging Face's GPT-2 calls it head_dim" in QS["divisor"].prompt
+    assert "head_size" not in QS["divisor"].prompt, (
+        "nanoGPT's and the package's name, not GPT-2's"
+    )
     assert QS["cells"].answer == 1024 * 1024 and QS["cells"].display == "1,048,576"
 
 

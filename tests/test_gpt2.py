@@ -10,6 +10,7 @@ from attention_workshop import (
     attention_params,
     attention_params_with_bias,
     head_params,
+    mlp_params,
     total_params,
 )
 from attention_workshop.gpt2 import STEPS, GPT2Config
@@ -33,6 +34,11 @@ def test_the_seeds_price_tag():
 
 def test_biases_add_four_widths_per_layer():
     assert attention_params_with_bias() - attention_params() == 12 * (2304 + 768)
+
+
+def test_the_mlp_widens_to_four_widths_and_back():
+    assert GPT2.n_inner == 3072  # GPT-2's config: n_inner = 4 x n_embd
+    assert mlp_params() == 12 * (768 * 3072 + 3072 * 768) == 2 * attention_params()
 
 
 def test_total_is_the_published_count():

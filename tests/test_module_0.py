@@ -28,6 +28,18 @@ def softmax(xs: list[float]) -> list[float]:
     return [v / sum(e) for v in e]
 
 
+def _formulas(t) -> tuple[float, float]:
+    """(log of the largest number, log of 2 over the smallest subnormal) of the type ``t``."""
+    fi = np.finfo(t)
+    return math.log(float(fi.max)), math.log(2) - math.log(float(fi.smallest_subnormal))
+
+
+#: float64, float32, float16: what the formulas give, and the numbers of each type the package
+#: should land on (the first one past each limit).
+FORMULAS = [_formulas(t) for t in (np.float64, np.float32, np.float16)]
+LIMITS = [(709.78, 745.13), (88.72, 103.97), (11.09, 17.34)]
+
+
 def vec(v) -> str:
     return "[" + ", ".join(f"{x:.3f}" for x in v) + "]"
 
@@ -137,8 +149,30 @@ def test_softmax_shift_section(results):
         "  minus its maximum, [1000, 999, 998] is [0, -1, -2]; so is [2, 1, 0]",
         "  softmax([1000, 999, 998]) == softmax([2, 1, 0]), bit for bit: True",
         f"  exp(1000) in float64 = inf; the largest finite exp(x) is at x = {math.log(sys.float_info.max):.2f}",
+        "  largest x with exp(x) finite; smallest g with exp(-g) == 0:",
+        *(
+            f"    {t}  x = {x:>6.2f}  g = {g:>6.2f}"
+            for t, (x, g) in zip(("float64", "float32", "float16"), LIMITS)
+        ),
     ]
-    assert results.show["softmax_shift"]["largest_x"] == "709.78"
+    show = results.show["softmax_shift"]
+    assert show["largest_x"] == "709.78"
+    for t, (x, g) in zip(("float64", "float32", "float16"), LIMITS):
+        assert (show[f"exp_{t}"], show[f"gap_{t}"]) == (f"{x:.2f}", f"{g:.2f}"), t
+
+
+def test_softmax_shift_limits_are_the_types_own(results):
+    """Each limit within one step of its formula: log(max), and log(2 / smallest subnormal)."""
+    limits = results[module_0.SOFTMAX_SHIFT].limits
+    assert list(limits) == ["float64", "float32", "float16"]
+    for (x, g), (x_formula, g_formula) in zip(limits.values(), FORMULAS):
+        assert abs(x - x_formula) < 0.01 and abs(g - g_formula) < 0.02, (x, g)
+    for t, w in results[module_0.SOFTMAX_SHIFT].silenced.items():
+        assert w.dtype == np.dtype(t), t
+        assert w[0].tolist() == [1.0, 0.0], f"{t}: the gap silences the second score"
+        assert 0 < w[1, 1] <= np.finfo(t).smallest_subnormal, (
+            f"{t}: one step less does not"
+        )
 
 
 # --------------------------------------------------------------------------- claims and their breaks
@@ -173,6 +207,31 @@ BREAKS = {
         # exp(1000) stays finite
         edit("softmax_shift", "exp_1000", lambda e: sys.float_info.max),
         edit("softmax_shift", "largest_x", lambda x: 1000.5),  # finite past 1000
+    ),
+    # float32 holding exp as far as float64
+    "softmax_shift.smaller_types_overflow_sooner": (
+        edit(
+            "softmax_shift",
+            "limits",
+            lambda d: {**d, "float32": (d["float64"][0], d["float32"][1])},
+        ),
+    ),
+    "softmax_shift.far_below_is_zero": (
+        # float32's gap leaves a sliver
+        edit(
+            "softmax_shift",
+            "silenced",
+            lambda d: {
+                **d,
+                "float32": np.array([[1.0, 1e-45], [1.0, 1e-45]], np.float32),
+            },
+        ),
+        # float16's gap is one step too short: the step below it gives 0 already
+        edit(
+            "softmax_shift",
+            "silenced",
+            lambda d: {**d, "float16": np.array([[1.0, 0.0], [1.0, 0.0]], np.float16)},
+        ),
     ),
 }
 

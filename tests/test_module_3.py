@@ -146,6 +146,9 @@ def test_price_section(results):
         == (147_456, 28_311_552, 124_439_808)
     )
     assert p.with_bias == attention + L * 4 * C
+    # the MLP widens each row to 4 C and narrows it back: c_fc and c_proj, weights only
+    mlp = L * (C * 4 * C + 4 * C * C)
+    assert p.mlp == mlp == 2 * attention
     assert math.isclose(p.share, attention / total, rel_tol=1e-15)
     assert results.excerpt("price")[1:] == [
         "  one GPT-2 sized head: d_model = 768, d_k = 64",
@@ -154,8 +157,15 @@ def test_price_section(results):
         "    -> 28,311,552 attention parameters",
         f"  with biases: {attention + L * 4 * C:,}; GPT-2 in all: 124,439,808",
         f"  attention's share: {100 * attention / total:.1f}%",
+        f"  MLP (768 -> 3,072 -> 768): {mlp:,} weights",
+        f"    -> 2.0 x attention's; MLP's share: {100 * mlp / total:.1f}%",
     ]
-    assert results.show["price"]["toy_wired"] == "16"  # two 4 x 2 matrices
+    show = results.show["price"]
+    assert show["toy_wired"] == "16"  # two 4 x 2 matrices
+    assert (show["mlp_ratio"], show["mlp_share_pct"]) == (
+        "2.0",
+        f"{100 * mlp / total:.1f}",
+    )
 
 
 # --------------------------------------------------------------------------- multi-head vs PyTorch
@@ -226,6 +236,11 @@ BREAKS = {
     "price.fifth_to_quarter": (
         edit("price", "share", lambda s: 0.3),
         edit("price", "share", lambda s: 0.19),
+    ),
+    # an MLP as small as the page once said: half the attention's weights, or three times them
+    "price.mlp_twice_attention": (
+        edit("price", "mlp", lambda n: n // 4),
+        edit("price", "mlp", lambda n: n * 3 // 2),
     ),
     "multi_head.matches_torch": (edit("multi_head", "diff", lambda d: 1e-9),),
 }

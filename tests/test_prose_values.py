@@ -306,15 +306,20 @@ def test_module_3_price_paragraph(built_site):
     # tied unembedding; final LN
     total = GPT2_VOCAB * C + GPT2_CTX * C + L * block + 2 * C
     assert total == 124_439_808  # the figure everyone quotes for GPT-2 small
+    mlp = L * (C * 4 * C + 4 * C * C)
     toy = len(W_Q_WIRED.flat) + len(W_K_WIRED.flat)
     page = text(built_site, "module-3")
     assert_says(
         page,
         f"One head's three matrices hold {per_head:,} learned numbers; our wired head made its point with {toy}.",
         f"Over {H} heads and {L} layers",
-        f"attention holds {attention:,} weights: about {attention / 1e6:.1f} million of GPT-2's "
+        f"attention holds {attention:,} weights: about {attention / 1e6:.1f} million of GPT-2 small's "
         f"{round(total / 1e6)} million parameters, or {100 * attention / total:.1f}%, between a fifth and a quarter",
         f"{per_head:,}, that is 3×{C}×{hs}",
+        # the paper's table rounds differently; the MLPs (c_fc and c_proj, weights only) hold twice as much
+        "The GPT-2 paper's own table gives 117 million",
+        f"The MLPs hold 2.0 times the attention's weights, {100 * mlp / total:.1f}% of the model.",
+        f"widens the row from {C} to {4 * C} numbers and narrows it back",
     )
 
 

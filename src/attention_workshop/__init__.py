@@ -20,6 +20,7 @@ from .gpt2 import (
     attention_params,
     attention_params_with_bias,
     head_params,
+    mlp_params,
     total_params,
 )
 from .toy import (
@@ -54,6 +55,7 @@ __all__ = [
     "head_params",
     "attention_params",
     "attention_params_with_bias",
+    "mlp_params",
     "total_params",
     "attention_flops",
 ]

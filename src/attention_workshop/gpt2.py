@@ -13,6 +13,7 @@ __all__ = [
     "head_params",
     "attention_params",
     "attention_params_with_bias",
+    "mlp_params",
     "total_params",
     "attention_flops",
     "Step",
@@ -34,6 +35,11 @@ class GPT2Config:
     def head_size(self) -> int:
         """Width of one head's queries, keys and values: n_embd // n_head."""
         return self.n_embd // self.n_head
+
+    @property
+    def n_inner(self) -> int:
+        """Width of the MLP's hidden layer: 4 x n_embd (``n_inner`` in Hugging Face's config)."""
+        return 4 * self.n_embd
 
 
 #: GPT-2 small, the model behind "124M".
@@ -60,6 +66,15 @@ def attention_params_with_bias(cfg: GPT2Config = GPT2) -> int:
     return attention_params(cfg) + cfg.n_layer * (3 * cfg.n_embd + cfg.n_embd)
 
 
+def mlp_params(cfg: GPT2Config = GPT2) -> int:
+    """MLP weights in the whole model, no biases.
+
+    Per layer: ``c_fc`` (n_embd x n_inner) widens each token's row, ``c_proj``
+    (n_inner x n_embd) narrows it back.
+    """
+    return cfg.n_layer * 2 * cfg.n_embd * cfg.n_inner
+
+
 def total_params(cfg: GPT2Config = GPT2) -> int:
     """Every parameter of GPT-2 (token and position embeddings, 12 blocks, final layer norm).
 
@@ -74,9 +89,9 @@ def total_params(cfg: GPT2Config = GPT2) -> int:
         + C * C
         + C  # attn.c_proj
         + layer_norm  # ln_2
-        + C * 4 * C
-        + 4 * C  # mlp.c_fc
-        + 4 * C * C
+        + C * cfg.n_inner
+        + cfg.n_inner  # mlp.c_fc
+        + cfg.n_inner * C
         + C  # mlp.c_proj
     )
     return cfg.vocab_size * C + cfg.n_ctx * C + cfg.n_layer * block + layer_norm

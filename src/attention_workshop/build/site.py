@@ -55,7 +55,7 @@ def runs() -> int:
 def context() -> dict[str, str]:
     """Every value the prose may quote in double braces, by key: ``section.name``, ``section.lines``,
     ``build.commit`` (and the other ``build.*``), and GPT-2's sizes as ``gpt2.n_layer``, ``gpt2.n_head``,
-    ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
+    ``gpt2.n_embd``, ``gpt2.head_size``, ``gpt2.n_inner``, ``gpt2.n_ctx``, ``gpt2.vocab_size``."""
     r = results()
     # made once per run: the hooks and the snippets ask for it on every page
     global _CONTEXT
@@ -69,7 +69,15 @@ def context() -> dict[str, str]:
         ctx[f"{section}.lines"] = f"{s.start}–{s.end}"
     for name, text in build_info().items():
         ctx[f"build.{name}"] = text
-    for name in ("n_layer", "n_head", "n_embd", "head_size", "n_ctx", "vocab_size"):
+    for name in (
+        "n_layer",
+        "n_head",
+        "n_embd",
+        "head_size",
+        "n_inner",
+        "n_ctx",
+        "vocab_size",
+    ):
         ctx[f"gpt2.{name}"] = str(getattr(GPT2, name))
     ctx.update({f"inside.{k}": v for k, v in inside_page.values().items()})
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})

@@ -2,7 +2,8 @@
 
 Sections of results.log: ``vocabulary`` (dot products of word pairs), ``softmax`` (scores
 to weights, the -inf and overflow cases), ``softmax_shift`` (equal shares, the shift, and
-where ``exp`` overflows).
+where ``exp`` overflows, and the gap below the maximum that already gives a weight of 0, in
+float64, float32 and float16).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..core import softmax
+from ..floats import DTYPES, exp_limit, zero_gap
 from ..toy import embed
 from ._section import Claim, Context, Section
 from .may_differ import NAIVE_VS_STABLE
@@ -126,12 +128,27 @@ def _softmax(ctx: Context) -> SoftmaxDemo:
 
 @dataclass(frozen=True)
 class SoftmaxShift:
-    """Equal scores, a shift by a constant, and the largest ``x`` with a finite ``exp(x)``."""
+    """Equal scores, a shift by a constant, and where floating point runs out.
+
+    ``limits`` maps each type's name (``"float32"``) to ``(exp_limit, zero_gap)``, the largest
+    ``x`` with a finite ``exp(x)`` and the smallest gap with ``exp(-gap) == 0``; ``silenced``
+    to the package's softmax of ``[0, -zero_gap]`` and ``[0, -(the number just below it)]``
+    in that type, ``(2, 2)``.
+    """
 
     equal: np.ndarray  # softmax([0, 0, 0])
     identical: bool  # softmax([1000, 999, 998]) == softmax([2, 1, 0]) bit for bit
     exp_1000: float  # exp(1000) in float64: inf
     largest_x: float  # log of the largest float64
+    limits: dict[str, tuple[float, float]] = field(default_factory=dict)
+    silenced: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def _silenced(dtype: type[np.floating], gap: float) -> np.ndarray:
+    """softmax([0, -gap]) and softmax([0, -(the number of ``dtype`` just below gap)]): (2, 2)."""
+    g = dtype(gap)
+    below = np.nextafter(g, dtype(0))
+    return np.stack([softmax(np.array([0, -x], dtype)) for x in (g, below)])
 
 
 def _softmax_shift(ctx: Context) -> SoftmaxShift:
@@ -145,19 +162,30 @@ def _softmax_shift(ctx: Context) -> SoftmaxShift:
     largest = math.log(np.finfo(np.float64).max)  # the largest x with a finite exp(x)
     with np.errstate(over="ignore"):
         e1000 = float(np.exp(np.float64(1000.0)))
+    limits = {np.dtype(t).name: (exp_limit(t), zero_gap(t)) for t in DTYPES}
+    silenced = {
+        np.dtype(t).name: _silenced(t, limits[np.dtype(t).name][1]) for t in DTYPES
+    }
     ctx.log(
         f"scores [0, 0, 0] -> weights [{', '.join(f.fixed(x) for x in equal)}]  (equal shares)",
         "minus its maximum, [1000, 999, 998] is [0, -1, -2]; so is [2, 1, 0]",
         f"softmax([1000, 999, 998]) == softmax([2, 1, 0]), bit for bit: {identical}",
         f"exp(1000) in float64 = {e1000}; the largest finite exp(x) is at x = {largest:.2f}",
+        "largest x with exp(x) finite; smallest g with exp(-g) == 0:",
+        *(
+            f"  {t}  x = {f.fixed(x, 2):>6}  g = {f.fixed(g, 2):>6}"
+            for t, (x, g) in limits.items()
+        ),
     )
     ctx.show(
         equal_share=f.fixed(equal[0]),
         identical=str(identical),
         exp_1000=str(e1000),
         largest_x=f"{largest:.2f}",
+        **{f"exp_{t}": f.fixed(x, 2) for t, (x, _) in limits.items()},
+        **{f"gap_{t}": f.fixed(g, 2) for t, (_, g) in limits.items()},
     )
-    return SoftmaxShift(equal, identical, e1000, largest)
+    return SoftmaxShift(equal, identical, e1000, largest, limits, silenced)
 
 
 # --------------------------------------------------------------------------- sections and claims
@@ -221,6 +249,21 @@ SOFTMAX_SHIFT = Section(
             "softmax_shift.exp_overflows",
             "exp(1000) overflows to inf; exp stays finite only below about 709.78",
             lambda r: bool(np.isposinf(r.exp_1000)) and 700 < r.largest_x < 1000,
+        ),
+        Claim(
+            "softmax_shift.smaller_types_overflow_sooner",
+            "exp overflows far sooner in float32 and float16 than in float64",
+            lambda r: (
+                r.limits["float16"][0] < r.limits["float32"][0] < r.limits["float64"][0]
+            ),
+            measure=lambda r: {t: x for t, (x, _) in r.limits.items()},
+        ),
+        Claim(
+            "softmax_shift.far_below_is_zero",
+            "a score zero_gap or more below the row's largest gets a weight of exactly 0, "
+            "and one just less far below does not, in every type",
+            lambda r: all(w[0, 1] == 0 and w[1, 1] > 0 for w in r.silenced.values()),
+            measure=lambda r: {t: w[:, 1] for t, w in r.silenced.items()},
         ),
     ),
 )

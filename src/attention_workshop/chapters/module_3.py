@@ -12,14 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from .. import gpt2
 from ..core import causal_mask, simple_attention
-from ..gpt2 import (
-    GPT2,
-    attention_params,
-    attention_params_with_bias,
-    head_params,
-    total_params,
-)
 from ..toy import W_K_WIRED, W_Q_WIRED, embed, wired_head
 from ._section import Claim, Context, Section
 from .may_differ import EPS, EPS_UNITS, ORDER_WITHIN
@@ -131,13 +125,11 @@ def _causal(ctx: Context) -> Causal:
 
 def _renormalised(unmasked: np.ndarray, masked: np.ndarray) -> bool:
     """Row i of the masked table equals row i of the unmasked one, cut to j <= i and rescaled to sum 1."""
-    for i in range(len(unmasked)):
-        visible = unmasked[i, : i + 1]
-        if not np.allclose(
-            masked[i, : i + 1], visible / visible.sum(), rtol=0, atol=1e-12
-        ):
-            return False
-    return True
+    visible = [unmasked[i, : i + 1] for i in range(len(unmasked))]  # row i, j <= i
+    return all(
+        np.allclose(masked[i, : i + 1], v / v.sum(), rtol=0, atol=1e-12)
+        for i, v in enumerate(visible)
+    )
 
 
 CAUSAL = Section(
@@ -227,21 +219,22 @@ ORDER = Section(
 
 @dataclass(frozen=True)
 class Price:
-    """GPT-2 small's attention parameters: per head, in all (with and without biases), and its share."""
+    """GPT-2 small's attention parameters: per head, in all (with and without biases), its share; the MLP's weights."""
 
     per_head: int
     attention: int
     with_bias: int
     total: int
     share: float
+    mlp: int
 
 
 def _price(ctx: Context) -> Price:
     f = ctx.fmt
-    cfg = GPT2
-    per_head, attn = head_params(cfg), attention_params(cfg)
-    attn_b, total = attention_params_with_bias(cfg), total_params(cfg)
-    share = attn / total
+    cfg = gpt2.GPT2
+    per_head, attn = gpt2.head_params(cfg), gpt2.attention_params(cfg)
+    attn_b, total = gpt2.attention_params_with_bias(cfg), gpt2.total_params(cfg)
+    share, mlp = attn / total, gpt2.mlp_params(cfg)
     ctx.log(
         f"one GPT-2 sized head: d_model = {cfg.n_embd}, d_k = {cfg.head_size}",
         f"  -> W_q + W_k + W_v = {f.count(per_head)} numbers",
@@ -249,6 +242,8 @@ def _price(ctx: Context) -> Price:
         f"  -> {f.count(attn)} attention parameters",
         f"with biases: {f.count(attn_b)}; GPT-2 in all: {f.count(total)}",
         f"attention's share: {f.fixed(100 * share, 1)}%",
+        f"MLP ({cfg.n_embd} -> {f.count(cfg.n_inner)} -> {cfg.n_embd}): {f.count(mlp)} weights",
+        f"  -> {f.fixed(mlp / attn, 1)} x attention's; MLP's share: {f.fixed(100 * mlp / total, 1)}%",
     )
     ctx.show(
         per_head=f.count(per_head),
@@ -259,8 +254,11 @@ def _price(ctx: Context) -> Price:
         total_millions=str(round(total / 1e6)),
         share_pct=f.fixed(100 * share, 1),
         toy_wired=str(W_Q_WIRED.size + W_K_WIRED.size),
+        mlp=f.count(mlp),
+        mlp_ratio=f.fixed(mlp / attn, 1),
+        mlp_share_pct=f.fixed(100 * mlp / total, 1),
     )
-    return Price(per_head, attn, attn_b, total, share)
+    return Price(per_head, attn, attn_b, total, share, mlp)
 
 
 PRICE = Section(
@@ -288,6 +286,11 @@ PRICE = Section(
             "attention is between a fifth and a quarter of GPT-2",
             lambda r: 0.2 < r.share < 0.25,
         ),
+        Claim(
+            "price.mlp_twice_attention",
+            "GPT-2's MLP holds about twice the attention's weights",
+            lambda r: 1.9 < r.mlp / r.attention < 2.1,
+        ),
     ),
 )
 
@@ -311,14 +314,10 @@ def _multi_head(ctx: Context) -> MultiHead:
     rng = np.random.default_rng(ctx.seed)
     B, T, C, nh = 2, 5, 8, 2
     x = rng.standard_normal((B, T, C))
-    w_attn, b_attn = (
-        rng.standard_normal((C, 3 * C)) / np.sqrt(C),
-        rng.standard_normal(3 * C) * 0.1,
-    )
-    w_proj, b_proj = (
-        rng.standard_normal((C, C)) / np.sqrt(C),
-        rng.standard_normal(C) * 0.1,
-    )
+    w_attn = rng.standard_normal((C, 3 * C)) / np.sqrt(C)  # drawn in this order
+    b_attn = rng.standard_normal(3 * C) * 0.1
+    w_proj = rng.standard_normal((C, C)) / np.sqrt(C)
+    b_proj = rng.standard_normal(C) * 0.1
     diff = ctx.refs.gpt2_attention_diff(x, (w_attn, b_attn, w_proj, b_proj), nh)
     ctx.log(
         "multi_head_attention vs GPT-2's causal self-attention, re-implemented",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...toy import AXES, embed
+from ...toy import AXES, W_K_WIRED, embed
 from .. import module_0, module_1, module_2
 from .worked import DOT_PAIRS, Rows, Run, Worked
 
@@ -101,11 +101,13 @@ def _wired(run: Run) -> Worked:
         {"name": str(i), "word": word} for i, word in enumerate(wired.sentence)
     ]
     row: Rows = [{"word": word, "x": float(x)} for word, x in zip(wired.sentence, last)]
-    return Worked(
-        str(int(np.argmax(last))),
-        {"sentence": " ".join(wired.sentence), "last": wired.sentence[-1], "row": row},
-        options,
-    )
+    k_last = float((wired.X @ W_K_WIRED)[-1, 0])  # the last word's key, topic channel
+    values = {
+        "sentence": " ".join(wired.sentence),
+        "last": wired.sentence[-1],
+        "row": row,
+    }
+    return Worked(str(int(np.argmax(last))), {**values, "k_last": k_last}, options)
 
 
 def saturate_pattern(d: module_2.SqrtDk) -> str | None:
