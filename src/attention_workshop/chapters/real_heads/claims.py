@@ -10,14 +10,25 @@ import numpy as np
 
 from .._section import EVERY, FACT, MEAN, Claim
 from .facts import RealHeads
-from .measures import PLACES
+from .measures import PLACES, SHARE
 from .sentences import LONG, NOUNS
 
-__all__ = ["MARGIN", "CLAIMS"]
+__all__ = ["MARGIN", "STEADY_MEAN", "STEADY_EACH", "CLAIMS"]
 
 #: A head "follows the meaning" of "it" when it sends at least this much more weight to the
 #: right noun than to the other, in both sentences of the pair.
 MARGIN = 0.05
+#: The steadiest previous-token head sends more than this share of a token's attention to the
+#: token before it, on average in every sentence ...
+STEADY_MEAN = 0.99
+#: ... and more than this share from every token that has a token before it.
+STEADY_EACH = 0.95
+
+
+def _neighbour(r: RealHeads, place: str) -> list[np.ndarray]:
+    """Each sentence's per-token shares to ``place`` in the steadiest head of that place."""
+    head = r.previous if place == "previous" else r.following
+    return [h.shares(head, place) for h in r.heads]
 
 
 def _rows_sum_to_one(r: RealHeads) -> bool:
@@ -96,6 +107,34 @@ CLAIMS: tuple[Claim[RealHeads], ...] = (
         lambda r: _in_class_everywhere(r, r.following, "next"),
         quantifier=EVERY,
         sentence="**One head looks at the next token**, again in every sentence",
+    ),
+    Claim(
+        "real_heads.previous_mean",
+        "on average, the steadiest previous-token head sends more than STEADY_MEAN of a "
+        "token's attention to the token before it, in every sentence",
+        lambda r: all(s.mean() > STEADY_MEAN for s in _neighbour(r, "previous")),
+        measure=lambda r: [float(s.mean()) for s in _neighbour(r, "previous")],
+        quantifier=MEAN,
+        sentence="On average it sends at least {{ real_heads.previous_min }} of a token's",
+    ),
+    Claim(
+        "real_heads.previous_each",
+        "in the steadiest previous-token head, every token that has a token before it "
+        "sends it more than STEADY_EACH of its attention, in every sentence",
+        lambda r: all(bool((s > STEADY_EACH).all()) for s in _neighbour(r, "previous")),
+        measure=lambda r: [float(s.min()) for s in _neighbour(r, "previous")],
+        quantifier=EVERY,
+        sentence="the smallest share any single token sends there is "
+        "{{ real_heads.previous_token_min }}",
+    ),
+    Claim(
+        "real_heads.next_mean",
+        "on average, the steadiest next-token head sends at least SHARE of a token's "
+        "attention to the token after it, in every sentence",
+        lambda r: all(s.mean() >= SHARE for s in _neighbour(r, "next")),
+        measure=lambda r: [float(s.mean()) for s in _neighbour(r, "next")],
+        quantifier=MEAN,
+        sentence="with at least {{ real_heads.next_min }} of a token's attention on average",
     ),
     Claim(
         "real_heads.one_of_each",
