@@ -22,7 +22,7 @@ from attention_workshop.build.claims import (
     check,
     verify,
 )
-from attention_workshop.chapters import SECTIONS
+from attention_workshop.chapters import SECTIONS, Quantifier
 
 from . import test_final_exam, test_inside_the_model, test_real_heads
 from .breaks import claim_keys, edit, row
@@ -178,11 +178,24 @@ def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
         share: float
         unread: str
 
-    claim = Claim("x.y", "a price", lambda r: r.per_head == 1 and r.share < 0.2)
+    claim = Claim(
+        "x.y",
+        "a price",
+        lambda r: r.per_head == 1 and r.share < 0.2,
+        quantifier=Quantifier.FACT,
+        sentence=None,
+    )
     # `and` stops at the first false part: only what the test read is shown
     assert measured(claim, Price(2, 0.5, "never read")) == "per_head = 2"
     assert measured(claim, Price(1, 0.25, "never read")) == "per_head = 1; share = 0.25"
-    broken = Claim("x.z", "a claim whose measure fails", bool, measure=lambda r: 1 / 0)
+    broken = Claim(
+        "x.z",
+        "a claim whose measure fails",
+        bool,
+        quantifier=Quantifier.FACT,
+        sentence=None,
+        measure=lambda r: 1 / 0,
+    )
     assert measured(broken, Price(1, 0.0, "")).startswith(
         "(could not be measured: ZeroDivisionError"
     )

@@ -184,6 +184,8 @@ BREAKS = {
     # zeros get nothing
     "softmax.zero_gets_share": (
         edit("softmax", "w_zero", lambda w: np.array([1.0, 0.0, 0.0])),
+        # only the second zero loses its share: "the two zeros each get" is false
+        edit("softmax", "w_zero", lambda w: np.array([0.9, 0.1, 0.0])),
     ),
     # -inf gets a sliver
     "softmax.neg_inf_is_zero": (edit("softmax", "w_silenced", lambda w: w + 1e-300),),

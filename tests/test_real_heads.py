@@ -295,6 +295,22 @@ def _causal(f: rh.RealHeads) -> rh.RealHeads:
     return _heads(f, h.sentence.key, attentions=att)
 
 
+def _neighbour_shares(
+    f: rh.RealHeads, key: str, place: str, rows: slice, value: float
+) -> rh.RealHeads:
+    """The steadiest ``place`` head of sentence ``key``: those tokens' shares to their neighbour
+    set to ``value``, the rest of the row kept summing to 1 on the token itself."""
+    h = f.sentence(key)
+    head = f.previous if place == "previous" else f.following
+    att = h.attentions.copy()
+    A = att[head]  # (T, T), a view
+    i = np.arange(1, A.shape[-1])[rows]
+    row, col = (i, i - 1) if place == "previous" else (i - 1, i)
+    A[row, row] += A[row, col] - value
+    A[row, col] = value
+    return _heads(f, key, attentions=att)
+
+
 def _it(f: rh.RealHeads, ending: str, noun: str, head, value: float) -> rh.RealHeads:
     to = {e: dict(v) for e, v in f.it.to_noun.items()}
     w = to[ending][noun].copy()
@@ -327,6 +343,21 @@ BREAKS = [
         lambda f: _set_class(
             _set_class(f, "shore", f.following, "cls"), "shore", (5, 0), "next"
         ),
+    ),
+    (
+        "real_heads.previous_mean",
+        "every token of the long sentence sends 0.98 back: each above STEADY_EACH, the mean not",
+        lambda f: _neighbour_shares(f, "long", "previous", slice(None), 0.98),
+    ),
+    (
+        "real_heads.previous_each",
+        "one token of the long sentence sends 0.9 back: the mean stays above STEADY_MEAN",
+        lambda f: _neighbour_shares(f, "long", "previous", slice(3, 4), 0.9),
+    ),
+    (
+        "real_heads.next_mean",
+        "every token of sentence 2 sends 0.4 forward",
+        lambda f: _neighbour_shares(f, "shore", "next", slice(None), 0.4),
     ),
     (
         "real_heads.one_of_each",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 
 import numpy as np
@@ -207,9 +208,15 @@ def test_values_are_the_packages_numbers(facts):
     assert (
         v["previous_head"] == "layer 1, head 3" and v["next_head"] == "layer 2, head 9"
     )
-    assert (
-        v["previous_min"] == f"{min(prev):.3f}" and v["next_min"] == f"{min(nxt):.2f}"
-    )
+    # "at least" bounds are rounded down; the per-token minimum is read off the weights
+    assert v["previous_min"] == f"{math.floor(min(prev) * 1000) / 1000:.3f}"
+    assert v["next_min"] == f"{math.floor(min(nxt) * 100) / 100:.2f}"
+    back = [
+        h.attentions[0, 2][t, t - 1]
+        for h in facts.heads
+        for t in range(1, len(h.tokens))
+    ]
+    assert v["previous_token_min"] == f"{min(back):.3f}"
     assert (v["cls_min"], v["cls_max"]) == (str(min(cls)), str(max(cls)))
     assert v["cls_long"] == str(facts.sentence("long").count("cls"))
     assert v["bank_in"] == "1.000" and v["bank_token"] == "8"
@@ -268,11 +275,19 @@ def test_the_static_grids_are_one_tab_per_sentence():
 @pytest.mark.site
 def test_the_pages_numbers_are_the_packages(built_site, facts):
     text = visible_text(page_html(built_site, "real-heads"))
-    prev = min(h.scores[0, 2, 0] for h in facts.heads)
+    prev = math.floor(min(h.scores[0, 2, 0] for h in facts.heads) * 1000) / 1000
+    nxt = math.floor(min(h.scores[1, 8, 1] for h in facts.heads) * 100) / 100
+    back = min(
+        h.attentions[0, 2][t, t - 1]
+        for h in facts.heads
+        for t in range(1, len(h.tokens))
+    )
     head = facts.it.top("tired", "animal")
     to = facts.it.to_noun
     for sentence in (
-        f"It sends at least {prev:.3f} of each token's attention",
+        f"On average it sends at least {prev:.3f} of a token's attention to the token before it",
+        f"the smallest share any single token sends there is {back:.3f}.",
+        f"with at least {nxt:.2f} of a token's attention on average.",
         "One head is a previous-token head in every sentence: layer 1, head 3.",
         f"with a cosine of {facts.bank.senses[0]:.3f}",
         f"{facts.bank.senses[6]:.3f} between the two senses, {facts.bank.same[6]:.3f} between",

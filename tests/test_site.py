@@ -247,6 +247,15 @@ def break_everything(project: Path) -> dict[str, int]:
     (broken / "boom.py").write_text("raise RuntimeError('deliberately broken')\n")
     page = project / "docs" / "module-3.md"
     page.write_text(page.read_text() + BROKEN_PROSE)
+    # the sentence a claim names, reworded: the claim's sentence is no longer on the page
+    _replace(page, "Every row still sums to 1:", "All rows still sum to 1:")
+    # "each" added to a sentence only a mean backs (the copies' share is averaged)
+    heads = project / "docs" / "real-heads.md"
+    _replace(
+        heads,
+        "It is the only head that sends more\nthan half;",
+        "It is the only head that sends more\nthan half of each repeated word's attention;",
+    )
     # a changed log line: captures/ is now stale, from the line of [price]
     chapter = project / "src" / "attention_workshop" / "chapters" / "module_3.py"
     chapter.write_text(
@@ -259,7 +268,16 @@ def break_everything(project: Path) -> dict[str, int]:
         "no_id": line_with(page, '--8<-- "broken/leftover.py"') - 1,
         "boom": line_with(page, 'id="m3-deliberately-broken"'),
         "price": line_with(ROOT / "captures" / "results.log", "[price] "),
+        "each": line_with(heads, "It is the only head"),  # where the sentence starts
     }
+
+
+def _replace(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text, (
+        f"{path.name} no longer says {old!r}: update the deliberate break"
+    )
+    path.write_text(text.replace(old, new), encoding="utf-8")
 
 
 def expected_problems(at: dict[str, int]) -> list[str]:
@@ -278,18 +296,28 @@ def expected_problems(at: dict[str, int]) -> list[str]:
         "a link to 'generated/nowhere.svg'",
         f"snippets/broken/leftover.py (a fence without an id, docs/module-3.md:{at['no_id']}): "
         "{{ positions.T }} is left unfilled on the page",
+        "docs/module-3.md: claim causal.rows_sum_to_one backs the sentence "
+        "'Every row still sums to 1', which is not on the page any more",
+    ]
+
+
+def expected_elsewhere(at: dict[str, int]) -> list[str]:
+    """What the strict build says about the problems :func:`break_everything` puts on other pages."""
+    return [
+        f"docs/real-heads.md:{at['each']}: 'each' says every element, but claim "
+        "real_heads.copy_head_alone checks the mean"
     ]
 
 
 def test_the_strict_build_lists_every_problem_with_the_line_to_edit(
     project_copy, tmp_path
 ):
-    """One copy, nine problems, one strict build: it fails, and names each problem's file and line."""
+    """One copy, eleven problems, one strict build: it fails, and names each problem's file and line."""
     at = break_everything(project_copy)
     proc = build_site(tmp_path / "out", project=project_copy, check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0 and "Aborted with" in out, out[-3000:]
-    for message in expected_problems(at):
+    for message in (*expected_problems(at), *expected_elsewhere(at)):
         assert message in out, f"the build did not say: {message}\n\n{out[-6000:]}"
     # a snippet that raises: the page, the fence's id, its snippet file and line, the error
     assert (

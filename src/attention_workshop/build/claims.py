@@ -3,7 +3,9 @@
 The pages' own claims test a result computed from the run of the workshop's own sentence
 (:data:`PAGES`): Inside the model's facts, the final exam's questions, Real heads'
 measurements of a trained model. The site build checks them all (:func:`verify`); the
-experiment's command line checks the sections' claims alone.
+experiment's command line checks the sections' claims alone. The site build also checks that
+each claim's sentence is on its page and says no more than the claim checks
+(:func:`sentence_problems`).
 """
 
 from __future__ import annotations
@@ -12,11 +14,19 @@ from collections.abc import Callable
 from typing import Any
 
 from ..chapters import Claim, final_exam, inside_the_model, real_heads
-from . import claim_runner, real_heads_page
+from . import claim_runner, claim_sentences, real_heads_page, sources
 from .claim_runner import SECTION_CLAIMS, ClaimError, Page
 from .results import Results
 
-__all__ = ["ClaimError", "PAGES", "SUBJECTS", "CLAIMS", "check", "verify"]
+__all__ = [
+    "ClaimError",
+    "PAGES",
+    "SUBJECTS",
+    "CLAIMS",
+    "check",
+    "verify",
+    "sentence_problems",
+]
 
 
 def _inside_facts(_: Results) -> inside_the_model.InsideFacts:
@@ -56,3 +66,15 @@ def check(results: Results) -> list[tuple[Claim[Any], bool]]:
 def verify(results: Results) -> int:
     """Raise :class:`ClaimError` naming each false claim of the site; return how many held."""
     return claim_runner.verify(results, _pages())
+
+
+def sentence_problems(read: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Each claim whose sentence is gone from its page or says more than the claim checks
+    (:func:`.claim_sentences.problems`): ``(page, message)`` pairs. ``read`` gives a page's
+    Markdown by its ``docs/``-relative path; a claim is looked for on the pages that state its
+    subject (:func:`.sources.stated_on`), its chapter's page first."""
+    pages = {key: sources.stated_on(key) for key in dict(CLAIMS)}
+    subject = {c.key: key for key, c in CLAIMS}
+    return claim_sentences.problems(
+        (c for _, c in CLAIMS), lambda c: pages[subject[c.key]], read
+    )

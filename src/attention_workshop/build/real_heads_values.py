@@ -2,10 +2,13 @@
 
 Each is written with the one formatter from :func:`attention_workshop.chapters.real_heads.facts`;
 :func:`attention_workshop.build.site.context` adds them to the values every page may quote.
-Shares and weights get two decimals, cosines three.
+Shares and weights get two decimals, cosines three. A bound the prose states as "at least"
+is rounded down (:func:`_at_least`), so it stays a bound.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -19,6 +22,11 @@ __all__ = ["values"]
 
 def _two(x: float) -> str:
     return fmt.fixed(float(x), 2)
+
+
+def _at_least(x: float, nd: int) -> str:
+    """``x`` rounded down to ``nd`` decimals: "at least" that number is true of ``x``."""
+    return fmt.fixed(math.floor(float(x) * 10**nd) / 10**nd, nd)
 
 
 def _heads(f: RealHeads) -> dict[str, str]:
@@ -37,10 +45,13 @@ def _heads(f: RealHeads) -> dict[str, str]:
         "share": fmt.num(rh.SHARE, 2),
         "broad": fmt.num(rh.BROAD, 2),
         "previous_head": head_name(f.previous),
-        "previous_min": fmt.fixed(min(prev), 3),
+        "previous_min": _at_least(min(prev), 3),
+        "previous_token_min": fmt.fixed(
+            min(float(h.shares(f.previous, "previous").min()) for h in f.heads), 3
+        ),
         "previous_river": fmt.fixed(river.scores[(*f.previous, 0)], 3),
         "next_head": head_name(f.following),
-        "next_min": _two(min(nxt)),
+        "next_min": _at_least(min(nxt), 2),
         "cls_min": str(min(cls)),
         "cls_max": str(max(cls)),
         "cls_long": str(long.count("cls")),

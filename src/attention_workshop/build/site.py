@@ -27,6 +27,7 @@ from . import (
     real_heads_values,
     takehome,
 )
+from .claims import sentence_problems
 from .page_keys import code_key
 from .pages import GENERATED, build_info, results, stale_captures
 from .results import Results
@@ -39,6 +40,7 @@ __all__ = [
     "generated_files",
     "stale_captures",
     "code_key",
+    "sentence_problems",
     "forget",
     "plain_roles",
     "PER_BUILD",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import module_0, module_1, module_2, module_3, step_by_step
-from ._section import Claim, Context, Fmt, References, Section
+from ._section import Claim, Context, Fmt, Quantifier, References, Section
 
-__all__ = ["SECTIONS", "Claim", "Context", "Fmt", "References", "Section"]
+__all__ = ["SECTIONS", "Claim", "Context", "Fmt", "Quantifier", "References", "Section"]
 
 #: Every section of results.log, in teaching order; each is labelled ``[key]`` in the log.
 SECTIONS: tuple[Section[Any], ...] = (

@@ -17,7 +17,7 @@ import numpy as np
 from ..core import softmax
 from ..floats import DTYPES, exp_limit, zero_gap
 from ..toy import embed
-from ._section import Claim, Context, Section
+from ._section import EVERY, FACT, Claim, Context, Section
 from .may_differ import NAIVE_VS_STABLE
 
 __all__ = [
@@ -203,21 +203,29 @@ SOFTMAX = Section(
             "softmax.sums_to_one",
             "softmax's weights sum to 1",
             lambda r: bool(np.isclose(r.w_small.sum(), 1.0, rtol=0, atol=1e-12)),
+            quantifier=FACT,
+            sentence="and the shares add up to 1",
         ),
         Claim(
             "softmax.zero_gets_share",
-            "a zero score still gets a share (e^0 = 1)",
-            lambda r: bool(r.w_zero[1] > 0),
+            "a zero score still gets a share (e^0 = 1): both zeros of [2, 0, 0]",
+            lambda r: bool((r.w_zero[1:] > 0).all()),
+            quantifier=EVERY,
+            sentence="the two zeros each get",
         ),
         Claim(
             "softmax.neg_inf_is_zero",
             "a score of -inf gets exactly 0",
             lambda r: bool(r.w_silenced[2] == 0.0),
+            quantifier=FACT,
+            sentence="gets a share of exactly 0",
         ),
         Claim(
             "softmax.naive_overflows",
             "the naive formula overflows on scores near 1000",
             lambda r: bool(np.isnan(r.naive_big).any()),
+            quantifier=FACT,
+            sentence="divides infinity by infinity",
         ),
         Claim(
             "softmax.max_trick_changes_nothing",
@@ -226,6 +234,8 @@ SOFTMAX = Section(
                 r.naive_vs_stable_small <= NAIVE_VS_STABLE
                 and bool(np.isfinite(r.w_big).all())
             ),
+            quantifier=EVERY,
+            sentence="the shortcut and the textbook formula differ by at most {{ softmax.naive_vs_stable_small }}",
         ),
     ),
 )
@@ -239,16 +249,22 @@ SOFTMAX_SHIFT = Section(
             "softmax_shift.equal_shares",
             "equal scores get equal shares",
             lambda r: bool(np.allclose(r.equal, 1 / 3, rtol=0, atol=1e-15)),
+            quantifier=EVERY,
+            sentence="Equal scores always share equally",
         ),
         Claim(
             "softmax_shift.shift_changes_nothing",
             "softmax([1000, 999, 998]) equals softmax([2, 1, 0]) bit for bit",
             lambda r: r.identical,
+            quantifier=EVERY,
+            sentence="so their shares are identical to the last bit",
         ),
         Claim(
             "softmax_shift.exp_overflows",
             "exp(1000) overflows to inf; exp stays finite only below about 709.78",
             lambda r: bool(np.isposinf(r.exp_1000)) and 700 < r.largest_x < 1000,
+            quantifier=FACT,
+            sentence="comes out as `{{ softmax_shift.exp_1000 }}`",
         ),
         Claim(
             "softmax_shift.smaller_types_overflow_sooner",
@@ -257,6 +273,8 @@ SOFTMAX_SHIFT = Section(
                 r.limits["float16"][0] < r.limits["float32"][0] < r.limits["float64"][0]
             ),
             measure=lambda r: {t: x for t, (x, _) in r.limits.items()},
+            quantifier=FACT,
+            sentence="their limits come much sooner",
         ),
         Claim(
             "softmax_shift.far_below_is_zero",
@@ -264,6 +282,8 @@ SOFTMAX_SHIFT = Section(
             "and one just less far below does not, in every type",
             lambda r: all(w[0, 1] == 0 and w[1, 1] > 0 for w in r.silenced.values()),
             measure=lambda r: {t: w[:, 1] for t, w in r.silenced.items()},
+            quantifier=EVERY,
+            sentence="{{ softmax_shift.gap_float64 }} or more below it gets a share of exactly 0",
         ),
     ),
 )

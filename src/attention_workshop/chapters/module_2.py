@@ -14,7 +14,7 @@ import numpy as np
 
 from ..core import simple_attention, softmax
 from ..toy import SENT_MONEY, WIRED_CHANNELS, WiredHead, embed, lean, wired_head
-from ._section import Claim, Context, Section
+from ._section import EVERY, MAX, Claim, Context, Section
 
 __all__ = [
     "DK_VALUES",
@@ -96,18 +96,24 @@ WIRED_PARTS = Section(
             "the wired head sends 'the' mostly to bank (the place channel)",
             lambda r: int(np.argmax(r.wired.weights[0])) == 2,
             default_only=True,
+            quantifier=MAX,
+            sentence='"the" sends its largest share, {{ wired_head.w_0_2 }}, to "{{ wired_parts.top_of_first }}"',
         ),
         Claim(
             "wired_parts.the_top_share_under_half",
             "the wired head's largest share of 'the' is under one half",
             lambda r: float(np.max(r.wired.weights[0])) < 0.5,
             default_only=True,
+            quantifier=MAX,
+            sentence="its largest single share, though under half",
         ),
         Claim(
             "wired_parts.the_advertises_nothing",
             "'the' advertises nothing: its key is zero, so every score on it is 0",
             lambda r: not r.wired.K[0].any() and not r.wired.scores[:, 0].any(),
             default_only=True,
+            quantifier=EVERY,
+            sentence='so every score on "the" is zero',
         ),
         Claim(
             "wired_parts.stronger_than_simple",
@@ -117,6 +123,8 @@ WIRED_PARTS = Section(
                 for k in ("first", "contrast")
             ),
             default_only=True,
+            quantifier=EVERY,
+            sentence="bank's lean toward water grows from",
         ),
     ),
 )
@@ -164,12 +172,16 @@ WIRED_HEAD = Section(
             "wired.rows_sum_to_one",
             "every row of the wired head's table sums to 1",
             lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)),
+            quantifier=EVERY,
+            sentence=None,
         ),
         Claim(
             "wired.bank_looks_at_river",
             "the wired head sends bank's attention mostly to river",
             lambda r: int(np.argmax(r.weights[-1])) == 1,
             default_only=True,
+            quantifier=MAX,
+            sentence='"bank" now gives {{ wired_head.w_2_1 }} of its attention to "river"',
         ),
     ),
 )
@@ -282,26 +294,36 @@ SQRT_DK = Section(
             "sqrt_dk.variance_grows",
             "the variance of raw dot products grows with d_k",
             lambda r: bool(np.all(np.diff(r.var_raw) > 0)),
+            quantifier=EVERY,
+            sentence="the variance follows $d_k$",
         ),
         Claim(
             "sqrt_dk.variance_follows_dk",
             "without scaling, the variance of q.k is within 5% of d_k at every d_k",
             lambda r: bool(np.all(np.abs(r.var_raw / r.dk - 1) < 0.05)),
+            quantifier=EVERY,
+            sentence="at every size it is within 5% of $d_k$",
         ),
         Claim(
             "sqrt_dk.scaled_variance_near_one",
             "scaling keeps the variance near 1",
             lambda r: bool(np.all(np.abs(r.var_scaled - 1) < 0.2)),
+            quantifier=EVERY,
+            sentence="the variance stays near 1",
         ),
         Claim(
             "sqrt_dk.raw_saturates",
             "without scaling, softmax approaches one-hot as d_k grows",
             lambda r: bool(r.max_raw[-1] > 0.9 and np.all(np.diff(r.max_raw) > 0)),
+            quantifier=EVERY,
+            sentence="weights climbs from {{ sqrt_dk.max_raw_first }}",
         ),
         Claim(
             "sqrt_dk.scaled_stays_responsive",
             "with scaling, the largest weight stays far from one-hot",
             lambda r: bool(np.all(r.max_scaled < 0.6)),
+            quantifier=EVERY,
+            sentence="the largest weight stays around {{ sqrt_dk.max_scaled_last }}",
         ),
     ),
 )

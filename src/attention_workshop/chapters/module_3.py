@@ -15,8 +15,9 @@ import numpy as np
 from .. import gpt2
 from ..core import causal_mask, simple_attention
 from ..toy import W_K_WIRED, W_Q_WIRED, embed, wired_head
-from ._section import Claim, Context, Section
+from ._section import EVERY, Claim, Context, Section
 from .may_differ import EPS, EPS_UNITS, ORDER_WITHIN
+from .module_3_claims import CAUSAL_CLAIMS, ORDER_CLAIMS, PRICE_CLAIMS
 
 __all__ = [
     "EPS_UNITS",
@@ -89,6 +90,8 @@ GENERAL_HEAD = Section(
             "general_head.matches_torch",
             "ours and PyTorch's agree within a few units of 2^-52",
             lambda r: max(r.diff, r.diff_causal) <= EPS_UNITS * r.eps,
+            quantifier=EVERY,
+            sentence="the two programs disagree only in the",
         ),
     ),
 )
@@ -123,50 +126,11 @@ def _causal(ctx: Context) -> Causal:
     return Causal(words, w, unmasked, causal_mask(T))
 
 
-def _renormalised(unmasked: np.ndarray, masked: np.ndarray) -> bool:
-    """Row i of the masked table equals row i of the unmasked one, cut to j <= i and rescaled to sum 1."""
-    visible = [unmasked[i, : i + 1] for i in range(len(unmasked))]  # row i, j <= i
-    return all(
-        np.allclose(masked[i, : i + 1], v / v.sum(), rtol=0, atol=1e-12)
-        for i, v in enumerate(visible)
-    )
-
-
 CAUSAL = Section(
     "causal",
     "Module 3: the causal mask on the wired head",
     _causal,
-    claims=(
-        Claim(
-            "causal.first_row_on_itself",
-            "the first causal row puts all its weight on itself",
-            lambda r: r.weights[0, 0] == 1.0 and not r.weights[0, 1:].any(),
-            measure=lambda r: r.weights[0],
-        ),
-        Claim(
-            "causal.future_is_zero",
-            "every weight above the diagonal is exactly 0",
-            lambda r: not r.weights[r.future].any(),
-        ),
-        Claim(
-            "causal.last_row_unchanged",
-            "the last causal row equals its unmasked row",
-            lambda r: bool(
-                np.allclose(r.weights[-1], r.unmasked[-1], rtol=0, atol=1e-15)
-            ),
-        ),
-        Claim(
-            "causal.rows_sum_to_one",
-            "every causal row still sums to 1",
-            lambda r: bool(np.allclose(r.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12)),
-            measure=lambda r: r.weights.sum(axis=1),
-        ),
-        Claim(
-            "causal.rows_renormalise",
-            "each causal row is its unmasked row, shared again over the visible words",
-            lambda r: _renormalised(r.unmasked, r.weights),
-        ),
-    ),
+    claims=CAUSAL_CLAIMS,
 )
 
 
@@ -201,16 +165,7 @@ def _order(ctx: Context) -> Order:
 
 
 ORDER = Section(
-    "order",
-    "Module 3: what attention alone cannot see",
-    _order,
-    claims=(
-        Claim(
-            "order.blind",
-            "bank's output is the same in the reversed sentence",
-            lambda r: r.same and r.diff <= ORDER_WITHIN,
-        ),
-    ),
+    "order", "Module 3: what attention alone cannot see", _order, claims=ORDER_CLAIMS
 )
 
 
@@ -262,36 +217,7 @@ def _price(ctx: Context) -> Price:
 
 
 PRICE = Section(
-    "price",
-    "Module 3: the price tag at GPT-2 size",
-    _price,
-    claims=(
-        Claim(
-            "price.per_head",
-            "one GPT-2 head holds 147,456 numbers in W_Q, W_K, W_V",
-            lambda r: r.per_head == 147_456,
-        ),
-        Claim(
-            "price.attention",
-            "GPT-2's attention holds 28,311,552 weights",
-            lambda r: r.attention == 28_311_552,
-        ),
-        Claim(
-            "price.total",
-            "GPT-2 small has about 124M parameters",
-            lambda r: round(r.total / 1e6) == 124,
-        ),
-        Claim(
-            "price.fifth_to_quarter",
-            "attention is between a fifth and a quarter of GPT-2",
-            lambda r: 0.2 < r.share < 0.25,
-        ),
-        Claim(
-            "price.mlp_twice_attention",
-            "GPT-2's MLP holds about twice the attention's weights",
-            lambda r: 1.9 < r.mlp / r.attention < 2.1,
-        ),
-    ),
+    "price", "Module 3: the price tag at GPT-2 size", _price, claims=PRICE_CLAIMS
 )
 
 
@@ -338,6 +264,8 @@ MULTI_HEAD = Section(
             "multi_head.matches_torch",
             "multi_head_attention agrees with PyTorch's GPT-2 attention within a few units of 2^-52",
             lambda r: r.diff <= EPS_UNITS * r.eps,
+            quantifier=EVERY,
+            sentence="Here it is checked against a PyTorch",
         ),
     ),
 )

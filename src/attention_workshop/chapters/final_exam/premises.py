@@ -14,7 +14,7 @@ import numpy as np
 
 from ...toy import AXES
 from .. import module_0, module_1, module_2, module_3
-from .._section import Claim
+from .._section import EVERY, FACT, MAX, SOME, Claim
 from .answers_early import dots, saturate_pattern, self_pattern
 from .answers_late import WORK, mask_off_changes, order_pattern, ratios, torch_diff
 from .questions import Question, question, texts
@@ -139,73 +139,89 @@ def _ratios_2_or_4(e: Exam) -> bool:
 
 
 #: What the exam's questions rest on; each is checked at every build of the workshop's sentence.
+#: Their words are the questions' (questions.toml), not a page's sentences: ``sentence=None``.
 CLAIMS: tuple[Claim[Exam], ...] = tuple(
-    Claim(f"final_exam.{key}", text, test, default_only=True)
-    for key, text, test in (
+    Claim(
+        f"final_exam.{key}", text, test, quantifier=q, sentence=None, default_only=True
+    )
+    for key, text, test, q in (
         (
             "words_match_work",
             "every question in questions.toml is worked out, and has words",
             lambda e: not e.unmatched,
+            EVERY,
         ),
         (
             "ids_unique",
             "question ids are unique",
             lambda e: len({q.qid for q in e.questions}) == len(e.questions),
+            EVERY,
         ),
         (
             "answers_are_options",
             "every choice question's answer is among its options",
             _answers_are_options,
+            EVERY,
         ),
         (
             "dot_one_winner",
             "one pair has the largest dot product, with no tie",
             lambda e: _one_winner(e.dots),
+            MAX,
         ),
         (
             "max_trick_premise",
             "the max trick changes nothing but the naive formula's overflow",
             _max_trick_premise,
+            EVERY,
         ),
         (
             "self_has_option",
             "the self question offers the pattern of Module 1's largest weights",
             _self_has_option,
+            FACT,
         ),
         (
             "self_own_score_largest",
             "with nothing learned, each word's own score is its largest",
             _own_score_largest,
+            EVERY,
         ),
         (
             "two_senses_premise",
             '"bank" starts with as much water as money',
             _bank_balanced,
+            FACT,
         ),
         (
             "saturate_has_option",
             "the sqrt(d_k) question offers what the unscaled softmax does",
             _saturate_has_option,
+            FACT,
         ),
         (
             "buckets_found",
             "the PyTorch difference and attention's share each fall in an option",
             _buckets_found,
+            EVERY,
         ),
         (
             "order_has_option",
             "the order question offers what reversing the sentence does to the output rows",
             lambda e: order_pattern(e.order) is not None,
+            FACT,
         ),
         (
             "mask_off_some_rows",
             "without the mask some rows of 'the cat sat' change, and the last word's row does not",
             _mask_off_some_rows,
+            SOME,
         ),
         (
             "quadratic_ratios",
             "at twice the tokens, each counted step does 2 or 4 times the FLOPs",
             _ratios_2_or_4,
+            EVERY,
         ),
     )
 )

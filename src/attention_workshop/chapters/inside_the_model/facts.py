@@ -11,7 +11,7 @@ import numpy as np
 
 from ...core import causal_mask
 from ...toy import AXES, VOCAB
-from .._section import Claim
+from .._section import EVERY, FACT, Claim
 from ..layer_sizes import GPT2Facts, GrowthRow, gpt2_facts, growth
 from .block import (
     FEATURES,
@@ -114,6 +114,8 @@ CLAIMS: tuple[Claim[InsideFacts], ...] = (
         "inside.walk_matches_package",
         "the step-by-step walk matches multi_head_attention and scaled_dot_product_attention to within TOLERANCE",
         _walk_matches,
+        quantifier=EVERY,
+        sentence="to within {{ inside.tolerance }} in every number",
     ),
     Claim(
         "inside.rows_sum_to_one",
@@ -121,40 +123,56 @@ CLAIMS: tuple[Claim[InsideFacts], ...] = (
         lambda r: bool(
             np.allclose(r.walk.weights.sum(axis=-1), 1.0, rtol=0, atol=1e-12)
         ),
+        quantifier=EVERY,
+        sentence="Softmax turns each row into weights that are positive and add up to 1",
     ),
     Claim(
         "inside.mask_hides_future",
         "the causal mask hides every later token; the first token sees only itself",
         _mask_holds,
+        quantifier=EVERY,
+        sentence="every cell above the diagonal",
     ),
     Claim(
         "inside.doubling_quadruples",
         "twice the tokens, four times the cells of the score grid",
         _doubling_quadruples,
+        quantifier=EVERY,
+        sentence="twice the tokens, four times the cells",
     ),
     Claim(
         "inside.narrow_heads_cost_one_wide",
         "several narrow heads cost what one wide head costs",
         lambda r: r.gpt2.narrow_heads == r.gpt2.one_wide_head,
+        quantifier=FACT,
+        sentence="Several narrow heads cost about as much as one wide head",
     ),
     Claim(
         "inside.grid_over_a_million",
         "at GPT-2's full context one head's score grid has over a million cells",
         lambda r: r.gpt2.cells_at_ctx > 10**6,
+        quantifier=FACT,
+        sentence="**{{ inside.cells_at_ctx }}** at GPT-2's full context",
     ),
     Claim(
         "inside.bias_adds_negligible",
         "the bias adds left out are under 0.1% of the two projections",
         lambda r: r.gpt2.bias_share < 1e-3,
+        quantifier=FACT,
+        sentence="{{ inside.gpt2_bias_share }} of those two matrix products",
     ),
     Claim(
         "inside.toy_skips_ln_1",
         "the toy's x is the raw input (axes and position numbers), not normalised by GPT-2's ln_1",
         _skips_ln_1,
+        quantifier=FACT,
+        sentence="in the toy, `x` is the raw input",
     ),
     Claim(
         "inside.input_fills_n_embd",
         "a token's word axes and position numbers make up the toy's n_embd",
         lambda r: r.n_axes + r.n_positions == r.n_embd == r.n_features,
+        quantifier=EVERY,
+        sentence="**{{ inside.n_embd }} numbers per token** in all",
     ),
 )

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core import simple_attention
 from ...toy import AXES, SENT_MONEY, embed, lean
-from .._section import Claim, Context, Section
+from .._section import EVERY, FACT, Claim, Context, Section
 from .simple import simple_scores
 
 __all__ = [
@@ -247,6 +247,8 @@ SIMPLE_LIMITS = Section(
             "simple_limits.symmetric",
             "with one vector per word, the score table is symmetric",
             lambda r: r.asymmetry == 0.0,
+            quantifier=EVERY,
+            sentence="the score table is symmetric",
         ),
         Claim(
             "simple_limits.bank_leans_both_ways",
@@ -256,17 +258,23 @@ SIMPLE_LIMITS = Section(
                 and r.lean_first[0] == 0 == r.lean_contrast[0]
             ),
             default_only=True,
+            quantifier=FACT,
+            sentence="bank sits on the dashed line where water equals money",
         ),
         Claim(
             "simple_limits.own_dot_largest",
             "each word's dot with itself (its squared length) beats its dot with any other word",
             lambda r: bool((r.self_dot > r.best_other_dot).all()),
             default_only=True,
+            quantifier=EVERY,
+            sentence="every word's $x \\cdot x$ beats its largest $x \\cdot y$",
         ),
         Claim(
             "simple_limits.longer_neighbour_wins",
             "in 'the vault bank', the longer bank outscores vault's own row and gets more of vault's attention",
             lambda r: _longer_wins(r.longer),
+            quantifier=FACT,
+            sentence='"{{ simple_limits.long_word }}" gives {{ simple_limits.long_other }} to',
         ),
     ),
 )

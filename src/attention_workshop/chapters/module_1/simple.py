@@ -12,7 +12,7 @@ import numpy as np
 
 from ...core import simple_attention
 from ...toy import AXES, SENT_MONEY, embed
-from .._section import Claim, Context, Section
+from .._section import EVERY, FACT, Claim, Context, Section
 
 __all__ = ["simple_scores", "SimpleRun", "Simple", "SIMPLE"]
 
@@ -93,6 +93,8 @@ SIMPLE = Section(
             "on the workshop's two sentences, each word's largest single share is on itself",
             _self_dominates,
             default_only=True,
+            quantifier=EVERY,
+            sentence="In every row of the weight tables the biggest single weight sits on the diagonal",
         ),
         Claim(
             "simple.rows_sum_to_one",
@@ -101,17 +103,23 @@ SIMPLE = Section(
                 bool(np.allclose(s.weights.sum(axis=1), 1.0, rtol=0, atol=1e-12))
                 for s in (r.first, r.contrast)
             ),
+            quantifier=EVERY,
+            sentence="the row's weights add up to 1",
         ),
         Claim(
             "simple.bank_moves_to_water",
             "in 'the river bank', bank's output moves toward water",
             lambda r: bool(r.first.out[-1, 0] > r.first.out[-1, 1]),
             default_only=True,
+            quantifier=FACT,
+            sentence="toward water in one sentence",
         ),
         Claim(
             "simple.bank_moves_to_money",
             "in 'the savings bank', bank's output moves toward money",
             lambda r: bool(r.contrast.out[-1, 1] > r.contrast.out[-1, 0]),
+            quantifier=FACT,
+            sentence="toward money in the other",
         ),
         Claim(
             "simple_limits.self_below_half",
@@ -120,6 +128,8 @@ SIMPLE = Section(
                 bool((np.diag(s.weights) < 0.5).all()) for s in (r.first, r.contrast)
             ),
             default_only=True,
+            quantifier=EVERY,
+            sentence="no word keeps even half for itself, in either sentence",
         ),
     ),
 )

@@ -61,6 +61,18 @@ class Heads:
         """How many heads are in class ``cls``."""
         return sum(row.count(cls) for row in self.classes)
 
+    def shares(self, head: Head, place: str) -> np.ndarray:
+        """What each token gives the token just before it (``place="previous"``) or just after
+        it (``"next"``) in ``head``: ``(T - 1,)``, one share per token that has such a
+        neighbour. Their mean is the head's previous (next) score."""
+        att = self.attentions[head]  # (T, T)
+        i = np.arange(1, att.shape[-1])
+        if place == "previous":
+            return att[i, i - 1]
+        if place == "next":
+            return att[i - 1, i]
+        raise ValueError(f"place must be 'previous' or 'next', not {place!r}")
+
 
 def measure(sentence: Sentence, out: Forward) -> Heads:
     """Measure every head of one forward pass (:func:`attention_workshop.trained.MiniLM.__call__`)."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...core import causal_mask
 from ...handcalc import K_CAT, Q_CAT, V_CAT, WORDS, HandCalc, allowed_grid, by_hand
-from .._section import Claim, Context, Section
+from .._section import EVERY, Claim, Context, Section
 from .steps import CAT, SAT, _sat, sum_lines
 
 __all__ = ["SEED_003", "StepCausal", "STEP_CAUSAL"]
@@ -118,11 +118,15 @@ STEP_CAUSAL = Section(
             "step.seed_003",
             "the build reproduces the seed's hand calculation of 'the cat sat' to 3 decimals",
             _seed_003,
+            quantifier=EVERY,
+            sentence="against the three-decimal numbers of the hand calculation",
         ),
         Claim(
             "step.cat_future_is_zero",
             "under the mask, cat's weight on sat is exactly 0",
             lambda r: r.calc.weights[2] == 0.0 and r.calc.exps[2] == 0.0,
+            quantifier=EVERY,
+            sentence="and nothing to the future",
         ),
         Claim(
             "step.sat_row_stands",
@@ -132,6 +136,8 @@ STEP_CAUSAL = Section(
                 and bool(np.array_equal(r.sat.weights, r.sat_unmasked.weights))
                 and not r.sat.blocked.any()
             ),
+            quantifier=EVERY,
+            sentence="so its row from step 3 stands",
         ),
     ),
 )

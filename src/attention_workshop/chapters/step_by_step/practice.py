@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...handcalc import WORDS, PracticeRun, practice_runs
-from .._section import Claim, Context, Fmt, Section
+from .._section import EVERY, FACT, Claim, Context, Fmt, Section
 from .steps import SAT
 
 __all__ = ["Practice", "PRACTICE"]
@@ -108,26 +108,36 @@ PRACTICE = Section(
                 r.runs["no_mask"].weights[0, 2] > 0
                 and r.runs["base"].weights[0, 0] == 1.0
             ),
+            quantifier=FACT,
+            sentence='it gives {{ practice.the_sees_future }} to "sat", a word that comes after it',
         ),
         Claim(
             "practice.strong_q3_ties",
             "with q3 = [5, 0], sat's attention splits evenly between 'the' and itself, and cat's share drops",
             _q3_ties,
+            quantifier=FACT,
+            sentence='"sat" now splits {{ practice.sat_strong }}',
         ),
         Claim(
             "practice.unscaled_x10_one_hot",
             "Q x 10 without the scaling: every row is nearly one-hot (largest weight above 0.999)",
             lambda r: bool(np.all(r.runs["unscaled_x10"].weights.max(axis=1) > 0.999)),
+            quantifier=EVERY,
+            sentence="Every row is now nearly one-hot",
         ),
         Claim(
             "practice.scaling_softens_a_little",
             "keeping the division softens the rows, a little at d_k = 2",
             _scaling_softens,
+            quantifier=EVERY,
+            sentence='the row of "sat" only relaxes from',
         ),
         Claim(
             "practice.weights_ignore_v",
             "a random 4-number V changes the outputs' shape, never the weights",
             lambda r: r.weights_same and r.runs["random_v4"].out.shape == (3, 4),
+            quantifier=EVERY,
+            sentence="The weights themselves do not change at all",
         ),
     ),
 )

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...core import scaled_dot_product_attention
 from ...handcalc import K_CAT, Q_CAT, V_CAT, WORDS, HandCalc, by_hand
-from .._section import Claim, Context, Fmt, Section
+from .._section import EVERY, FACT, Claim, Context, Fmt, Section
 
 __all__ = [
     "SAT",
@@ -102,6 +102,8 @@ STEP_SCORE = Section(
             "the hand calculation equals the package's attention, row by row",
             _hand_matches_package,
             measure=_hand_gap,
+            quantifier=EVERY,
+            sentence="then checked against the package's attention function",
         ),
     ),
 )
@@ -188,6 +190,8 @@ STEP_SOFTMAX = Section(
             "step.weights_sum_to_one",
             "unrounded, sat's weights sum to 1",
             lambda r: abs(float(np.sum(r.calc.weights)) - 1) <= 1e-15,
+            quantifier=FACT,
+            sentence="unrounded, the weights sum to {{ step_softmax.exact_sum }}",
         ),
         Claim(
             "step.rounded_weights_show_0999",
@@ -195,6 +199,8 @@ STEP_SOFTMAX = Section(
             lambda r: (
                 r.rounded_sum == 0.999 and any("0.999" in line for line in r.note)
             ),
+            quantifier=FACT,
+            sentence="add up to {{ step_softmax.shown_sum }}, not 1",
         ),
     ),
 )
@@ -241,6 +247,8 @@ STEP_SUM = Section(
             "step.sat_output_is_half",
             "sat's output is one half on both axes",
             lambda r: bool(np.allclose(r.calc.out, 0.5, rtol=0, atol=1e-15)),
+            quantifier=EVERY,
+            sentence="is an exact half on both axes",
         ),
     ),
 )
