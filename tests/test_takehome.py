@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import zipfile
-from pathlib import Path
 
 import pytest
 
@@ -120,71 +119,3 @@ def test_the_script_runs_the_three_commands_then_compares():
 )
 def test_sizes(n, text):
     assert takehome.human_size(n) == text
-
-
-def _project_copy(tmp_path, monkeypatch):
-    """The wheel's inputs copied to ``tmp_path`` and build/takehome.py pointed at them."""
-    import shutil
-
-    root = Path(takehome.__file__).resolve().parents[3]
-    tmp_path.mkdir(parents=True, exist_ok=True)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(root / name, tmp_path / name)
-    shutil.copytree(
-        root / "src" / "attention_workshop",
-        tmp_path / "src" / "attention_workshop",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    monkeypatch.setattr(takehome, "_REPO_DIR", tmp_path)
-    monkeypatch.setattr(
-        takehome, "_PACKAGE_DIR", tmp_path / "src" / "attention_workshop"
-    )
-    return tmp_path / "src" / "attention_workshop"
-
-
-@pytest.mark.slow
-def test_a_derived_wheel_is_the_wheel_setuptools_builds(tmp_path, monkeypatch):
-    """build/wheel_patch.py: the last wheel with the edited files' bytes and its RECORD made
-    again is, byte for byte, what setuptools builds from the edited files (the expected wheel
-    comes from setuptools, not from the code under test)."""
-    from attention_workshop.build import wheel_patch
-
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
-    package = _project_copy(tmp_path / "project", monkeypatch)
-    before = takehome.build_wheel(tmp_path / "a").read_bytes()
-    core = package / "core.py"
-    text = core.read_text("utf-8")
-    assert '"""' in text
-    # a docstring edit and a code edit of another size: the hash and the size in RECORD change
-    core.write_text(text.replace('"""', '"""Edited. ', 1) + "\nEDITED = 1\n", "utf-8")
-    after = takehome.build_wheel(tmp_path / "b").read_bytes()
-    assert after != before
-    files = takehome._wheel_files()  # the copy's files, as the wheel names them
-    assert "attention_workshop/core.py" in files
-    assert wheel_patch.derive(before, files) == after
-
-
-def test_a_wheel_it_cannot_reproduce_or_another_file_list_is_left_to_setuptools():
-    """A deliberate break: a template whose RECORD is not in the writer's format, or files that
-    are not the template's list, give None (build with setuptools), never a wrong wheel."""
-    import io
-    import zipfile
-
-    from attention_workshop.build import wheel_patch
-
-    def wheel(record: bytes) -> bytes:
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-            z.writestr("pkg/a.py", b"x = 1\n")
-            z.writestr("pkg-0.dist-info/RECORD", record)
-        return buf.getvalue()
-
-    good = wheel(
-        wheel_patch.record([("pkg/a.py", b"x = 1\n")], "pkg-0.dist-info/RECORD")
-    )
-    assert wheel_patch.derive(good, {"pkg/a.py": b"x = 2\n"}) is not None
-    assert (
-        wheel_patch.derive(wheel(b"pkg/a.py,md5=abc,6\n"), {"pkg/a.py": b"x = 2\n"})
-        is None
-    )
-    assert wheel_patch.derive(good, {"pkg/a.py": b"", "pkg/b.py": b""}) is None
