@@ -587,6 +587,8 @@ def test_make_site_replaces_site_only_with_a_good_build(project_copy):
     page.write_text(clean, encoding="utf-8")
     proc = _publish(project_copy)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    # what is published never comes from the cache
+    assert "attention_workshop: cache FRESH: 0 result(s) read" in proc.stderr
     assert "Attention Workshop" in (site / "index.html").read_text(encoding="utf-8")
     assert (site / "module-1" / "index.html").is_file()
     assert temporaries(project_copy) == []
