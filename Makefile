@@ -23,7 +23,7 @@ PYTEST := $(PY) -m pytest -q
 
 help:
 	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
-	@echo "make site       strict build into site/ (replaced only when the build succeeds)"
+	@echo "make site       strict FRESH=1 build into site/ (replaced only when the build succeeds)"
 	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser)"
 	@echo "make test-site  the strict build and its page checks, no browser (under a minute)"
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
@@ -59,6 +59,7 @@ serve: setup
 	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
 # Built into a temporary folder first: site/ is replaced only by a build that succeeded.
+# A FRESH=1 build (build/publish.py sets it): nothing published is read from the cache.
 site: setup
 	$(PY) -m attention_workshop.build.publish site
 

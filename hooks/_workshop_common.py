@@ -5,9 +5,9 @@ MkDocs loads every hook by path and puts ``hooks/`` on ``sys.path`` while it run
 so a hook imports this module by name (``_workshop_common``, a name no installed package uses).
 The package is imported here and nowhere else in ``hooks/``: when its modules move, this file changes.
 
-A **problem** (:func:`problem`) is a warning: ``mkdocs build --strict`` lists every one and then
-fails; a build that is not strict (``mkdocs serve``, ``make serve``) goes on and shows each on its
-page (hooks/problems.py), so the reader's view of the page says what to fix.
+A **problem** (:func:`problem`) is a warning the project counts itself: a strict build lists
+every one and then fails, whatever the log level; a build that is not strict (``mkdocs serve``,
+``make serve``) goes on and shows each on its page (hooks/problems.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from types import ModuleType
 
-import _workshop_imports
+import _workshop_fresh
 
 PACKAGE = "attention_workshop"
 _TAGS = re.compile(r"<[^>]+>")
@@ -35,9 +35,9 @@ def problem(message: str, page: str = "") -> None:
 
 
 def fresh_pages() -> ModuleType:
-    """The package's pages API as a fresh import has it (``_workshop_imports``): under
-    ``mkdocs serve`` an edit to src/ shows up on the next reload."""
-    _workshop_imports.refresh(PACKAGE)
+    """The package imported afresh for this build (``_workshop_fresh``): every build, each
+    ``mkdocs serve`` rebuild too, runs the package's files as they are now."""
+    _workshop_fresh.forget(PACKAGE)
     return pages()
 
 
@@ -50,13 +50,8 @@ def cache() -> ModuleType:
     return _build("cache")
 
 
-def render_cache() -> ModuleType:
-    """A page's rendering kept and restored (``start``, ``renderer``, ``indexed``)."""
-    return _build("render_cache")
-
-
 def diagrams() -> ModuleType:
-    """The D2 diagrams (``check_sizes``, ``CachedD2``, ``draw``, ``figure_texts``, ``stable_classes``...)."""
+    """The D2 diagrams (``check_sizes``, ``draw``, ``figure_texts``, ``stable_classes``...)."""
     return _build("diagrams")
 
 

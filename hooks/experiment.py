@@ -1,6 +1,6 @@
 """MkDocs hook: the experiment, run once per build, and the files it writes into the site.
 
-- Every build starts from fresh imports of the package (``mkdocs serve`` shows an edit to src/
+- Every build starts from a fresh import of the package (``mkdocs serve`` shows an edit to src/
   or snippets/ on the next reload), then runs the experiment once and verifies every claim the
   pages make: a false claim or a broken experiment fails the build, said plainly.
 - results.log, the figures, the CSVs and the interactive pages' JSON become files of the site
@@ -92,6 +92,10 @@ def on_post_build(config: MkDocsConfig) -> None:
         hits,
         misses,
     )
+    for entry in cache.DAMAGED:
+        log.info(
+            "attention_workshop: a damaged cache entry was computed again: %s", entry
+        )
     log.debug("attention_workshop: cache by kind (read, computed): %s", cache.STATS)
     cache.enable(False)
 

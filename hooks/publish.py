@@ -1,8 +1,8 @@
 """MkDocs hook: what a build publishes. No traceback, no path of the build machine; a marker at the end.
 
 - A page whose HTML shows a Python traceback or an absolute path of this machine (the project's
-  folder, the Python environment, the home folder) is a warning naming the page and what it
-  shows, so the strict build fails (after reporting every page, as markdown-exec's own snippet
+  folder, the Python environment, the home folder) is a problem (hooks/problems.py) naming the
+  page and what it shows, so the strict build fails (after reporting every page, as markdown-exec's own snippet
   errors do): a snippet that printed its own error, or ``__file__``, never reaches a reader.
 - When ``ATTENTION_WORKSHOP_BUILD_MARKER`` names a file, the build writes it as its very last
   step. ``make site`` (``attention_workshop.build.publish``) and the tests' builds require it:
@@ -12,7 +12,6 @@
 from __future__ import annotations
 
 import html
-import logging
 import os
 import re
 import sys
@@ -20,13 +19,13 @@ import sysconfig
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import _workshop_common as common
 from mkdocs.plugins import event_priority
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.pages import Page
 
-log = logging.getLogger("mkdocs.hooks.publish")
 MARKER = "ATTENTION_WORKSHOP_BUILD_MARKER"
 TRACEBACK = "Traceback (most recent call last)"
 _TAG = re.compile(r"<[^>]+>")
@@ -65,12 +64,10 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
     if found:
         at = text.index(found[0])
         context = text[max(0, at - 60) : at + 120]
-        log.warning(
-            "docs/%s: the page shows %s, which a published page must not "
-            "(a snippet printing an error or a path?): ...%s...",
-            page.file.src_uri,
-            ", ".join(repr(f) for f in found),
-            context,
+        common.problem(
+            f"docs/{page.file.src_uri}: the page shows {', '.join(repr(f) for f in found)}, "
+            f"which a published page must not (a snippet printing an error or a path?): ...{context}...",
+            page=page.file.src_uri,
         )
     return output
 

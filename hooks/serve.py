@@ -1,31 +1,27 @@
-"""MkDocs hook: ``mkdocs serve`` lasts. Memory stays level over rebuilds; every error shows every time.
+"""MkDocs hook: ``mkdocs serve`` lasts. Memory stays level over rebuilds; a fatal error shows on every page.
 
-- Upstream caches that keep every old page alive are cleared when a build starts and again
-  when it ends (``mkdocs serve`` rebuilds in one process; without this it grows about 5 MB per
-  rebuild):
-  markdown-exec's ``_register_headings_processors`` (an unbounded cache keyed on each page's
-  Markdown instance, in ``markdown_exec/_internal/rendering.py``) and its per-fence tables
-  (``_code_blocks``, ``_sessions_globals``, ``_sessions_counter`` in
-  ``markdown_exec/_internal/formatters/python.py``, and the empty module each fence registers in
-  ``sys.modules``); griffe's ``_dataclass_parameters`` (keyed on every class mkdocstrings loaded,
-  ``griffe/_internal/extensions/dataclasses.py``); mkdocstrings-python's
-  ``_test_existing_template`` (keyed on each build's Jinja environment,
-  ``mkdocstrings_handlers/python/_internal/rendering.py``). tests/test_faults.py checks they
-  are empty after a build; ``python -m attention_workshop.build.serve_memory`` measures.
-- A save is noticed within 0.05 s, not 0.5 s, and the build starts 0.05 s after the last save, not
-  0.1 s (:func:`on_serve`): the preview keeps up with typing. After the first build the process's
-  long-lived objects are frozen out of the garbage collector's full collections (``gc.freeze``).
-- MkDocs hides a message it has logged once (``DuplicateFilter`` on ``mkdocs.commands.build``):
-  under ``serve`` the second time a hook fails the same way only "Aborted with a BuildError!"
-  showed. The filter forgets at each build start, so every rebuild says what is wrong.
+- A failed rebuild (a syntax error in the package, a false claim) used to leave every request
+  waiting: MkDocs' server answers only after a completed build. :func:`on_serve` (MkDocs' place
+  to change the server before it runs) gives it a builder that, when the build fails, writes a
+  page showing the error in place of every page (404 included), logs the error every time, and
+  goes on: the browser reloads onto the error. The next good save builds the whole site again.
+- **One of the project's two exceptions to "nothing patched"** (the other: snippet_errors.py).
+  Upstream caches that keep every old page alive are cleared at a build's start and end (else
+  ``mkdocs serve`` grows about 5 MB per rebuild); no public API clears them: markdown-exec's
+  ``_register_headings_processors`` and per-fence tables (and the module each fence puts in
+  ``sys.modules``), griffe's ``_dataclass_parameters``, mkdocstrings-python's
+  ``_test_existing_template``. tests/test_faults.py imports each by name from the pinned
+  versions and checks it is empty after a build: it fails when a library changes underneath.
 """
 
 from __future__ import annotations
 
-import gc
+import html
 import importlib
 import logging
 import sys
+import traceback
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mkdocs.plugins import event_priority
@@ -33,20 +29,20 @@ from mkdocs.plugins import event_priority
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
-# (module, attribute): functools caches, cleared with cache_clear()
+log = logging.getLogger("mkdocs.hooks.serve")
+# (module, attribute): functools caches (cache_clear()), then dicts (clear())
 CACHED_FUNCTIONS = (
     ("markdown_exec._internal.rendering", "_register_headings_processors"),
     ("griffe._internal.extensions.dataclasses", "_dataclass_parameters"),
     ("mkdocstrings_handlers.python._internal.rendering", "_test_existing_template"),
 )
-# (module, attribute): dicts, cleared with clear()
 CACHED_DICTS = (
     ("markdown_exec._internal.formatters.python", "_code_blocks"),
     ("markdown_exec._internal.formatters.python", "_sessions_globals"),
     ("markdown_exec._internal.formatters.python", "_sessions_counter"),
 )
-# markdown-exec names each fence's module "_code_block_<id>_" (formatters/python.py)
-_FENCE_MODULE = "_code_block_"
+_FENCE_MODULE = "_code_block_"  # markdown-exec's module of a fence: "_code_block_<id>_"
+_ERROR: list[str] = []  # the error of the build that failed last (on_build_error)
 
 
 def _attribute(module: str, name: str) -> Any:
@@ -69,46 +65,52 @@ def clear_caches() -> None:
             table.clear()
     for name in [m for m in sys.modules if m.startswith(_FENCE_MODULE)]:
         del sys.modules[name]
-    # markdown-exec numbers its blocks' ids across a process: each build counts from 0, as a
-    # `mkdocs build` does (and hooks/render_cache.py's keys hold the count)
-    converter = _attribute("markdown_exec._internal.rendering", "MarkdownConverter")
-    if converter is not None:
-        converter.counter = 0
-
-
-def _forget_logged_messages() -> None:
-    for f in logging.getLogger("mkdocs.commands.build").filters:
-        msgs = getattr(f, "msgs", None)
-        if type(f).__name__ == "DuplicateFilter" and isinstance(msgs, set):
-            msgs.clear()
 
 
 # the first thing a build does, before any plugin fills a cache again
 @event_priority(100)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     clear_caches()
-    _forget_logged_messages()
     return config
 
 
-#: How often ``mkdocs serve`` looks for a saved file (watchdog's polling observer: 0.5 s by
-#: default), and how long it waits for more saves before it builds (0.1 s by default).
-POLL_SECONDS = 0.05
-SETTLE_SECONDS = 0.05
+def on_build_error(error: Exception) -> None:
+    _ERROR[:] = ["".join(traceback.format_exception_only(error)).strip()]
+
+
+def error_page(message: str) -> str:
+    """The page every address of ``mkdocs serve`` answers with after a failed build."""
+    return (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        "<title>The build failed</title></head><body>"
+        "<h1>The build failed</h1><p>Fix it and save: the server builds the site again.</p>"
+        f'<pre style="white-space: pre-wrap">{html.escape(message)}</pre></body></html>\n'
+    )
+
+
+def show_error(site_dir: Path, message: str) -> None:
+    """Every HTML page of the served folder, and its 404 page, replaced by :func:`error_page`."""
+    page = error_page(message)
+    for path in [*site_dir.rglob("*.html"), site_dir / "404.html"]:
+        path.write_text(page, encoding="utf-8")
 
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
-    """Polling every :data:`POLL_SECONDS` (a few hundred files' dates cost little), a build
-    :data:`SETTLE_SECONDS` after the last save (an editor's save is a burst well inside that).
-    What the first build left (MkDocs, the theme, the libraries) is frozen out of the garbage
-    collector's sight: a rebuild's full collections no longer walk the whole heap (about 0.3 s)."""
-    observer = server.observer
-    observer._timeout = POLL_SECONDS
-    for emitter in observer.emitters:
-        emitter._timeout = POLL_SECONDS
-    server.build_delay = SETTLE_SECONDS
-    gc.collect()
-    gc.freeze()
+    build, site_dir = builder, Path(config.site_dir)
+
+    def build_or_show_error() -> None:
+        _ERROR.clear()
+        try:
+            build()
+        except Exception as err:
+            message = _ERROR[0] if _ERROR else f"{type(err).__name__}: {err}"
+            log.error(
+                "The build failed; every page shows why until a save fixes it:\n%s",
+                message,
+            )
+            show_error(site_dir, message)
+
+    server.builder = build_or_show_error
     return server
 
 

@@ -1,16 +1,17 @@
 """MkDocs hook: a snippet that raises is reported with the page it is on, whatever it raises.
 
-markdown-exec says "code block 'id' exited with errors"; this puts ``docs/<page>.md:`` in front,
-so the message names both the page and the fence.
-
+markdown-exec says "code block 'id' exited with errors"; this puts ``docs/<page>.md:`` in front.
 markdown-exec catches only ``Exception`` around a fence: a snippet that raises ``SystemExit``
-(``sys.exit(3)``, or a command line's ``main(["--help"])``), ``KeyboardInterrupt`` or another
-``BaseException`` would end the whole build with no message (``mkdocs build`` exiting 0 with an
-empty site, ``mkdocs serve`` silently stopping). Here such an exception becomes a
-:class:`SnippetStopped`, an ordinary failure of that fence: the strict build fails naming the
-page, the fence and the cause, and ``serve`` stays up. (A snippet that calls ``os._exit``
-cannot be stopped from inside the process: ``make site`` and the tests then find no completion
-marker, see hooks/publish.py.)
+(``sys.exit(3)``, ``main(["--help"])``), ``KeyboardInterrupt`` or another ``BaseException``
+would end the whole build with no message (exit 0 and an empty site, or ``serve`` stopping).
+Here it becomes a :class:`SnippetStopped`, an ordinary failure of that fence, and ``serve``
+stays up (``os._exit`` cannot be stopped: ``make site`` and the tests then find no completion
+marker, hooks/publish.py). A snippet that raises is also a problem the strict build counts.
+
+**One of the project's two exceptions to "nothing patched"** (the other is in hooks/serve.py):
+markdown-exec has no public way to see a ``BaseException``, so its ``exec_python`` is wrapped
+once per process; when markdown-exec renames it, the build stops saying so, and
+tests/test_faults.py's ``SystemExit`` test fails.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import _workshop_common as common
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
 
-_current_page = {"src": "?"}
+_current_page = {"src": "?", "text": ""}
 # where markdown-exec runs a python fence (it looks the name up in this module at each call)
 _RUNNER = "markdown_exec._internal.formatters.python"
 
@@ -44,9 +46,10 @@ def _guarded(exec_python: Callable[..., None]) -> Callable[..., None]:
     ) -> None:
         try:
             exec_python(code, filename, exec_globals)
-        except Exception:
-            raise
         except BaseException as err:
+            _report(filename, err)
+            if isinstance(err, Exception):
+                raise
             stopped = SnippetStopped(
                 f"the snippet raised {err!r}, which would have ended the whole build; "
                 "a snippet prints what the page shows and returns"
@@ -56,6 +59,17 @@ def _guarded(exec_python: Callable[..., None]) -> Callable[..., None]:
 
     exec_guarded.workshop_guard = True  # type: ignore[attr-defined]
     return exec_guarded
+
+
+def _report(filename: str, err: BaseException) -> None:
+    """A snippet that raised is a problem the project counts (hooks/problems.py), whatever the
+    log level: its page, its fence's id and line, and what it raised."""
+    page, prefix = _current_page["src"], "<code block: id "
+    fence_id = filename[len(prefix) : -1] if filename.startswith(prefix) else filename
+    fences = common.sources().fences(_current_page["text"])
+    at = next((f":{f.line}" for f in fences if f.id == fence_id), "")
+    where = f"docs/{page}{at}"
+    common.problem(f"{where}: code block '{fence_id}' raised {err!r}", page=page)
 
 
 def _guard_snippets() -> None:
@@ -97,5 +111,8 @@ def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
     # markdown-exec runs the page's fences next
-    _current_page["src"] = page.file.src_uri
+    _current_page["src"], _current_page["text"] = (
+        page.file.src_uri,
+        page.file.content_string,
+    )
     return markdown

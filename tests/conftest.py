@@ -110,9 +110,13 @@ def cells(M, nd=3):
 
 
 def build_site(
-    dest: Path, project: Path = ROOT, check: bool = True, **extra_env: str
+    dest: Path,
+    project: Path = ROOT,
+    check: bool = True,
+    flags: tuple[str, ...] = ("--strict",),
+    **extra_env: str,
 ) -> subprocess.CompletedProcess:
-    """``mkdocs build --strict`` of ``project`` into ``dest``; returns the finished process.
+    """``mkdocs build --strict`` (or ``flags``) of ``project`` into ``dest``; returns the finished process.
 
     ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache).
 
@@ -136,7 +140,7 @@ def build_site(
             [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
         ).rstrip(os.pathsep)
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(dest)],
+        [sys.executable, "-m", "mkdocs", "build", *flags, "--site-dir", str(dest)],
         cwd=project,
         env=env,
         capture_output=True,

@@ -1,8 +1,9 @@
 """build/cache.py: a result is found again only under the key of everything it depends on.
 
 Speed is never asserted here (``make bench`` measures it); what is tested is that the cache
-cannot serve a wrong result: a key changes with the code a result's function imports, its
-inputs and the environment, ``FRESH=1`` recomputes, a damaged entry is computed again, a hit
+cannot serve a wrong result: a key changes with the bytes of the code a result's function
+imports, its inputs and the environment (never a date or size), ``FRESH=1`` recomputes, a
+damaged entry (one flipped byte) is found by its checksum and computed again, a hit
 imports neither PyTorch nor Matplotlib, and a cached build is byte for byte a fresh one
 (tests/test_reproducible.py).
 """
@@ -73,6 +74,21 @@ def test_a_damaged_entry_is_computed_again(store):
     entry = next((store / "kind").glob("*.pickle"))
     entry.write_bytes(entry.read_bytes()[:5])
     assert cache.get("kind", k, lambda: "again") == "again"
+    assert cache.DAMAGED and cache.DAMAGED[0].startswith(f"kind/{k}:")
+
+
+@pytest.mark.parametrize("at", [0, 20, 40, -1])
+def test_a_flipped_byte_anywhere_in_an_entry_is_found_and_computed_again(store, at):
+    """Every entry carries the sha256 of its bytes: one flipped bit is never read as a result
+    (a pickle may well load after a flip, with another value)."""
+    k = cache.key("kind", "flip", at)
+    cache.get("kind", k, lambda: {"value": list(range(50))})
+    entry = next((store / "kind").glob("*.pickle"))
+    data = bytearray(entry.read_bytes())
+    data[at] ^= 0x01
+    entry.write_bytes(bytes(data))
+    assert cache.get("kind", k, lambda: "recomputed") == "recomputed"
+    assert len(cache.DAMAGED) == 1, cache.DAMAGED
 
 
 def test_a_result_keep_refuses_is_not_stored(store):
@@ -90,41 +106,51 @@ def test_outside_a_build_nothing_is_stored(tmp_path, monkeypatch):
     assert len(calls) == 2 and not (tmp_path / "cache").exists()
 
 
-def test_a_drawings_key_follows_the_code_it_imports_and_nothing_else(package_copy):
+def test_a_drawings_key_follows_the_bytes_of_the_code_it_imports_and_nothing_else(
+    package_copy,
+):
     first = cache.module_digest("attention_workshop.build.charts")
     # charts imports plotting: an edit there is an edit to the drawing
     plotting = package_copy / "build" / "plotting.py"
     plotting.write_text(plotting.read_text() + "\nLINE_WIDTH = 2\n")
     second = cache.module_digest("attention_workshop.build.charts")
     assert second != first
-    # the maths is not imported by the drawing code (the chapters' types are TYPE_CHECKING only)
-    core = package_copy / "core.py"
-    core.write_text(core.read_text() + "\n\ndef added():\n    return 1\n")
+    # the command line is not imported by the drawing code
+    cli = package_copy / "build" / "cli.py"
+    cli.write_text(cli.read_text() + "\n\ndef added():\n    return 1\n")
     assert cache.module_digest("attention_workshop.build.charts") == second
-    # ...but it is by the chapters figures.py reads, and by the trained model
-    before = cache.module_digest("attention_workshop.build.figures")
+    # the maths is, through the chapters (even where only their types are imported)
+    core = package_copy / "core.py"
     core.write_text(core.read_text() + "\nAGAIN = 2\n")
-    assert cache.module_digest("attention_workshop.build.figures") != before
+    assert cache.module_digest("attention_workshop.build.charts") != second
     before = cache.module_digest("attention_workshop.chapters.real_heads.facts")
     core.write_text(core.read_text() + "\nONCE_MORE = 3\n")
     assert cache.module_digest("attention_workshop.chapters.real_heads.facts") != before
 
 
-def test_the_experiments_key_follows_its_code_and_not_its_docstrings(package_copy):
-    """A docstring or comment edit to the maths finds the run again; a code edit runs it anew."""
+def test_the_experiments_key_is_every_byte_even_a_docstrings(package_copy):
+    """Keys are bytes: a docstring edit may change what a page shows (the API reference), and
+    nothing decides which bytes "do nothing"."""
     name = "attention_workshop.build.pages"
     first = cache.module_digest(name)
     core = package_copy / "core.py"
     text = core.read_text()
-    first_line = '"""Turn scores into weights'
-    assert first_line in text
-    documented = text.replace("def softmax(", "# a comment\ndef softmax(", 1)
-    documented = documented.replace(first_line, first_line + " (a new word)", 1)
-    documented = documented.replace('"""', '"""The module, said anew. ', 1)
-    core.write_text(documented)
+    core.write_text(text.replace('"""', '"""The module, said anew. ', 1))
+    assert cache.module_digest(name) != first
+    core.write_text(text)
     assert cache.module_digest(name) == first
-    # the same edit, and one number of the code changed
-    core.write_text(documented + "\nEPSILON = 1e-9\n")
+
+
+def test_a_same_size_edit_with_the_old_date_put_back_changes_the_key(package_copy):
+    """Keys never hold a date or a size: ``touch -r`` after an edit of the same length is seen."""
+    name = "attention_workshop.build.pages"
+    first = cache.module_digest(name)
+    toy = package_copy / "toy.py"
+    text, st = toy.read_bytes(), toy.stat()
+    at = text.index(b"0.")
+    toy.write_bytes(text[:at] + b"1." + text[at + 2 :])
+    os.utime(toy, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert toy.stat().st_size == st.st_size and toy.stat().st_mtime_ns == st.st_mtime_ns
     assert cache.module_digest(name) != first
 
 

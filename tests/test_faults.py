@@ -160,8 +160,14 @@ def test_a_snippet_raising_systemexit_or_keyboardinterrupt_fails_naming_page_fen
             if f"'{fence}'" in r
         ]
         assert reports, f"{fence} not reported: {said[-3000:]}"
-        assert reports[0].startswith("WARNING -  docs/module-1.md: "), reports[0]
-        assert cause in reports[0], reports[0]
+        # markdown-exec's report, with the page in front (its traceback shows the cause)...
+        exec_report = [
+            r for r in reports if r.startswith("WARNING -  docs/module-1.md: ")
+        ]
+        assert exec_report and cause in exec_report[0], reports
+        # ...and the project's problem, with the fence's line: counted whatever the log level
+        problem = rf"WARNING -  docs/module-1\.md:\d+: code block '{fence}' raised "
+        assert any(re.match(problem + re.escape(cause), r) for r in reports), reports
 
 
 @pytest.mark.site
@@ -171,6 +177,109 @@ def test_a_build_that_vanishes_with_os_exit_is_caught(project_copy, tmp_path):
     add_fences(project_copy, "module-1.md", {"m1-vanish": "import os\nos._exit(0)\n"})
     with pytest.raises(AssertionError, match="without reaching its end"):
         build_site(tmp_path / "out", project=project_copy)
+
+
+@pytest.mark.site
+def test_a_problem_fails_the_strict_build_whatever_the_flags(project_copy, tmp_path):
+    """``mkdocs build --strict -q`` used to publish a page with an unknown ``{{ value }}`` and a
+    snippet that raised: ``-q`` drops warnings before MkDocs counts them (mkdocs#4126). The
+    project counts its problems itself: ``--strict -q`` and ``strict: true`` (with ``-v``) fail,
+    naming the page, the fence's id and the line of each."""
+    add_fences(project_copy, "module-1.md", {"m1-boom": "raise ValueError('boom')\n"})
+    page = project_copy / "docs" / "module-3.md"
+    page.write_text(
+        page.read_text() + "\nA value: {{ nope.value }}.\n", encoding="utf-8"
+    )
+    lines = page.read_text().split("\n")
+    unknown = next(n for n, t in enumerate(lines, 1) if "nope.value" in t)
+    lines = (project_copy / "docs" / "module-1.md").read_text().split("\n")
+    fence = next(n for n, t in enumerate(lines, 1) if 'id="m1-boom"' in t)
+    config = project_copy / "mkdocs.yml"
+    for flags, strict_in_config in [(("--strict", "-q"), False), (("-v",), True)]:
+        if strict_in_config:
+            config.write_text(config.read_text() + "\nstrict: true\n", encoding="utf-8")
+        out = tmp_path / f"out{len(flags)}"
+        proc = build_site(out, project=project_copy, check=False, flags=flags)
+        said = proc.stdout + proc.stderr
+        assert proc.returncode != 0, (flags, said[-3000:])
+        assert "problem(s), so the strict build fails" in said, said[-3000:]
+        assert f"docs/module-3.md:{unknown}: unknown value {{{{ nope.value }}}}" in said
+        assert (
+            f"docs/module-1.md:{fence}: code block 'm1-boom' raised ValueError('boom')"
+            in said
+        )
+        assert not (out.with_name(out.name + ".complete")).exists()
+
+
+def _fetch(url: str) -> str:
+    """The page at ``url`` (a deadline, not a timing: a request that hangs fails the test)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=300) as answer:
+            return answer.read().decode("utf-8", errors="replace")
+    except urllib.error.HTTPError as err:
+        return err.read().decode("utf-8", errors="replace")
+
+
+@pytest.mark.site
+def test_serve_answers_every_page_with_a_fatal_error_and_recovers(
+    project_copy, tmp_path
+):
+    """A syntax error in core.py, then a false claim, used to leave every request of ``mkdocs
+    serve`` hanging. Each page now shows the error, and the next good save brings the pages back."""
+    log, port = tmp_path / "serve.log", _free_port()
+    with open(log, "w", encoding="utf-8") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "mkdocs",
+                "serve",
+                "--dev-addr",
+                f"127.0.0.1:{port}",
+            ],
+            cwd=project_copy,
+            env=project_env(project_copy),
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}/"
+    core = project_copy / "src" / "attention_workshop" / "core.py"
+    good = core.read_text(encoding="utf-8")
+    claim = good.replace(
+        "return np.triu(np.ones((T, T), dtype=bool), k=1)",
+        "return np.zeros((T, T), dtype=bool)",
+    )
+    assert claim != good
+    try:
+        _wait_for(log, r"Serving on", 1, proc)
+        assert "Module 3" in _fetch(base + "module-3/")
+        for n, (broken, says) in enumerate(
+            [
+                (good + "\ndef broken(:\n", "SyntaxError"),
+                (claim, "causal.first_row_on_itself"),
+            ],
+            1,
+        ):
+            core.write_text(broken, encoding="utf-8")
+            _wait_for(log, r"The build failed; every page shows why", n, proc)
+            for page in ("module-3/", "", "no-such-page/"):
+                text = _fetch(base + page)
+                assert "The build failed" in text and says in text, (page, text[:2000])
+            core.write_text(good, encoding="utf-8")
+            deadline = time.monotonic() + 600
+            while "The build failed" in _fetch(base + "module-3/"):
+                assert time.monotonic() < deadline and proc.poll() is None, (
+                    log.read_text()
+                )
+                time.sleep(0.5)
+            assert "Module 3" in _fetch(base + "module-3/")
+        assert proc.poll() is None, "mkdocs serve ended"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
 
 
 def _free_port() -> int:
@@ -197,7 +306,8 @@ def _wait_for(log: Path, pattern: str, count: int, proc: subprocess.Popen) -> No
 @pytest.mark.site
 def test_serve_stays_up_and_shows_every_error_every_time(project_copy, tmp_path):
     """A snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
-    per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!"."""
+    per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!". Now every
+    failed rebuild logs its error (hooks/serve.py)."""
     log = tmp_path / "serve.log"
     port = _free_port()
     cmd = [sys.executable, "-m", "mkdocs", "serve", "--strict"]
@@ -219,7 +329,7 @@ def test_serve_stays_up_and_shows_every_error_every_time(project_copy, tmp_path)
         for n in (1, 2):
             if n == 2:  # the same edit again
                 page.write_text(page.read_text() + "\n", encoding="utf-8")
-            _wait_for(log, r"An error happened during the rebuild", n, proc)
+            _wait_for(log, r"The build failed; every page shows why", n, proc)
             text = log.read_text(encoding="utf-8")
             assert len(re.findall(r"docs/module-1\.md: .*'m1-exit'", text)) == n
             assert text.count("SystemExit(3)") >= n
@@ -483,6 +593,8 @@ def test_make_site_replaces_site_only_with_a_good_build(project_copy):
     page.write_text(clean, encoding="utf-8")
     proc = _publish(project_copy)
     assert proc.returncode == 0, proc.stderr[-3000:]
+    # what is published never comes from the cache
+    assert "attention_workshop: cache FRESH: 0 result(s) read" in proc.stderr
     assert "Attention Workshop" in (site / "index.html").read_text(encoding="utf-8")
     assert (site / "module-1" / "index.html").is_file()
     assert temporaries(project_copy) == []

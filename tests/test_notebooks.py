@@ -302,3 +302,15 @@ def test_without_a_published_address_links_keep_their_words_only(tmp_path):
     text = "\n\n".join(c.text for c in cells if c.kind == "markdown")
     assert "](" not in text.replace("](attachment:", ""), text
     assert "link" in text, "the link's words stay"
+
+
+def test_a_line_range_and_a_block_include_become_the_code_pymdownx_includes(tmp_path):
+    """``"name.py:2:3"`` is lines 2 to 3; a block between two ``--8<--`` lines is its files in
+    order (a notebook page with either used to fail the build with a FileNotFoundError)."""
+    from attention_workshop.build import notebooks as nb
+
+    (tmp_path / "a.py").write_text("one = 1\ntwo = 2\nthree = 3\nfour = 4\n")
+    (tmp_path / "b.py").write_text("print(one)\n")
+    assert nb._code(['--8<-- "a.py:2:3"'], tmp_path) == "two = 2\nthree = 3"
+    block = nb._code(["--8<--", "a.py", "b.py", "--8<--"], tmp_path)
+    assert block == "one = 1\ntwo = 2\nthree = 3\nfour = 4\nprint(one)"

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import copy
-import hashlib
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -51,33 +49,6 @@ def test_a_false_claim_stops_the_build(monkeypatch, counted_runs, results):
     monkeypatch.setattr(experiment, "run", lambda sentence: broken)
     with pytest.raises(ClaimError, match=r"order\.blind"):
         pages.results()
-
-
-def test_the_fingerprint_follows_the_packages_source(monkeypatch, tmp_path):
-    package = tmp_path / "attention_workshop"
-    shutil.copytree(
-        ROOT / "src" / "attention_workshop",
-        package,
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    monkeypatch.setattr(pages, "_PACKAGE_DIR", package)
-    first = pages.source_fingerprint()
-    assert len(first) == 16 and int(first, 16) >= 0
-    assert pages.source_fingerprint() == first, "nothing changed, nothing moves"
-    (package / "toy.py").write_text((package / "toy.py").read_text() + "\n# an edit\n")
-    assert pages.source_fingerprint() != first
-    exam = package / "chapters" / "final_exam" / "questions.toml"
-    before = pages.source_fingerprint()
-    exam.write_text(exam.read_text() + "\n# an edit to the exam's questions\n")
-    assert pages.source_fingerprint() != before, (
-        "the exam's data file is part of the source"
-    )
-    # the documented recipe: every .py and .toml file's path and bytes, in sorted order
-    h = hashlib.sha256()
-    for path in sorted(p for p in package.rglob("*") if p.suffix in (".py", ".toml")):
-        h.update(path.relative_to(package).as_posix().encode())
-        h.update(path.read_bytes())
-    assert pages.source_fingerprint() == h.hexdigest()[:16]
 
 
 def test_build_info_names_the_commit_and_the_tools():

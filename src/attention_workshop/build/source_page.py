@@ -9,13 +9,12 @@ is the build's check that the built page shows each of them, byte for byte.
 
 from __future__ import annotations
 
-import ast
 import functools
 import html
 import re
 from pathlib import Path
 
-from . import cache
+from .import_closure import PACKAGE, module_path, modules
 
 __all__ = [
     "ENTRY",
@@ -26,7 +25,6 @@ __all__ = [
     "missing",
 ]
 
-PACKAGE = "attention_workshop"
 #: Where the walk starts: the module ``python -m attention_workshop.experiment`` runs.
 ENTRY = f"{PACKAGE}.experiment"
 #: The page's three groups of tabs, in the order the layers build on each other.
@@ -38,58 +36,14 @@ _SRC_DIR = _PACKAGE_DIR.parent
 
 def _path(module: str) -> Path | None:
     """The file of a package module (``__init__.py`` for a subpackage), or None if there is none."""
-    base = _SRC_DIR.joinpath(*module.split("."))
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
-    return None
-
-
-def _imported(module: str, path: Path) -> set[str]:
-    """The package modules one module imports (anywhere in it, including inside functions)."""
-    is_package = path.name == "__init__.py"
-    here = module if is_package else module.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = here
-            for _ in range(node.level - 1):
-                base = base.rpartition(".")[0]
-            if node.level == 0:
-                base = node.module or ""
-            elif node.module:
-                base = f"{base}.{node.module}"
-            found.add(base)
-            # `from . import figures` imports a module; `from .core import softmax` a name
-            found.update(f"{base}.{a.name}" for a in node.names)
-    return {m for m in found if m.split(".")[0] == PACKAGE and _path(m) is not None}
+    return module_path(module, _SRC_DIR)
 
 
 def experiment_modules() -> list[str]:
     """Every package module the experiment's command line imports, its packages' ``__init__`` included,
-    ordered by layer (maths, chapters, build; the command first in its layer), then by file path.
-
-    Found once per set of the package's file dates and sizes (build/cache.py): the Source page's
-    three tabs and its check ask on every build."""
-    return list(cache.per_package("experiment_modules", _experiment_modules, list))
-
-
-def _experiment_modules() -> list[str]:
-    seen: set[str] = set()
-    todo = [ENTRY]
-    while todo:
-        module = todo.pop()
-        if module in seen:
-            continue
-        seen.add(module)
-        parts = module.split(".")
-        # importing a.b.c runs a/__init__.py and a/b/__init__.py first
-        todo.extend(".".join(parts[:n]) for n in range(1, len(parts)))
-        path = _path(module)
-        assert path is not None, module
-        todo.extend(_imported(module, path))
+    ordered by layer (maths, chapters, build; the command first in its layer), then by file path
+    (found by the one import walker, :mod:`.import_closure`)."""
+    seen = modules(ENTRY, _SRC_DIR)
     # the command comes first in its layer: it is where the program starts
     return sorted(
         seen, key=lambda m: (LAYERS.index(layer_of(m)), m != ENTRY, str(_path(m)))

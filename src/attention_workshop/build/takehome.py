@@ -28,7 +28,7 @@ import tempfile
 from importlib.metadata import PackageNotFoundError, requires
 from pathlib import Path
 
-from . import cache, wheel_patch
+from . import cache
 
 __all__ = [
     "ROOTS",
@@ -197,15 +197,11 @@ def _wheel_files() -> dict[str, bytes]:
     }
 
 
-def _wheel_keys() -> tuple[str, str, dict[str, bytes]]:
-    """The wheel's key (every byte it is built from), its shape's key (all but the package
-    files' bytes: what :mod:`.wheel_patch` may derive a wheel across) and the package files."""
+def _wheel_key() -> str:
+    """The wheel's key: the bytes of every file it is built from, and ``SOURCE_DATE_EPOCH``."""
     project = [(name, (_REPO_DIR / name).read_bytes()) for name in _PROJECT_FILES]
-    files = _wheel_files()
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "0")
-    exact = cache.key("wheel", project, sorted(files.items()), epoch)
-    shape = cache.key("wheel-shape", project, sorted(files), epoch)
-    return str(exact), str(shape), files
+    return cache.key("wheel", project, sorted(_wheel_files().items()), epoch)
 
 
 def _build() -> tuple[str, bytes]:
@@ -217,13 +213,11 @@ def _build() -> tuple[str, bytes]:
 def prefetch_wheel() -> None:
     """Start building the wheel in the background when the cache cannot give it: a site build
     asks for it later (:func:`wheel`), and setuptools' process runs meanwhile."""
-    exact, shape, _ = _wheel_keys()
-    if cache.holds("wheel", exact) or cache.holds("wheel-shape", shape):
+    k = _wheel_key()
+    if cache.holds("wheel", k):
         return
     _PENDING.clear()
-    _PENDING[exact] = concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(
-        _build
-    )
+    _PENDING[k] = concurrent.futures.ThreadPoolExecutor(max_workers=1).submit(_build)
 
 
 #: The wheel being built in the background, by key (:func:`prefetch_wheel`).
@@ -231,30 +225,17 @@ _PENDING: dict[str, concurrent.futures.Future[tuple[str, bytes]]] = {}
 
 
 def wheel() -> tuple[str, bytes]:
-    """The wheel's file name and bytes (:func:`build_wheel`).
+    """The wheel's file name and bytes, as setuptools builds them (:func:`build_wheel`).
 
-    A site build keeps them on disk (:mod:`.cache`), keyed on every file the wheel is built
-    from, ``SOURCE_DATE_EPOCH`` (its dates) and the environment (setuptools' version among
-    the distributions). When only the package files' bytes changed since setuptools last built
-    it, the wheel is derived from that one (:mod:`.wheel_patch`: the same bytes, in a few
-    milliseconds instead of a process); ``FRESH=1`` always builds with setuptools.
+    A site build keeps them on disk (:mod:`.cache`), keyed on the bytes of every file the wheel
+    is built from, ``SOURCE_DATE_EPOCH`` (its dates) and the environment (setuptools' version
+    among the distributions).
     """
-    exact, shape, files = _wheel_keys()
-    pending = _PENDING.pop(exact, None)
-    found = cache.lookup("wheel", exact)
-    if found is not None:
-        kept: tuple[str, bytes] = found
-        return kept
-    template = cache.lookup("wheel-shape", shape) if pending is None else None
-    if template is not None:
-        derived = wheel_patch.derive(template[1], files)
-        if derived is not None:
-            cache.store("wheel", exact, (template[0], derived))
-            return template[0], derived
-    value = pending.result() if pending is not None else _build()
-    cache.store("wheel", exact, value)
-    cache.store("wheel-shape", shape, value)
-    return value
+    k = _wheel_key()
+    pending = _PENDING.pop(k, None)
+    return cache.get(
+        "wheel", k, lambda: pending.result() if pending is not None else _build()
+    )
 
 
 def _copy(src: Path, dest: Path) -> None:

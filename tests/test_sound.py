@@ -1,0 +1,204 @@
+"""Proven sound: after an edit to any kind of input, a build with the cache is byte for byte a
+``FRESH=1`` build, and a damaged cache entry is found and computed again, never published.
+
+One copy of the project builds once with the cache (so every kind of entry exists under the old
+inputs), then gets one edit per kind of input at once: a page title another page prints
+(Module 0's, on the home and Reproducing pages and in the search index), prose, a snippet, a
+line-range include and a block include of two files, each package layer (the maths' core.py and
+toy.py, a chapter, a build module), a data file (build/notation.toml), a hook, mkdocs.yml, the
+theme overrides, a widget's JavaScript, the environment variables the pages show (SITE_URL,
+REPO_URL), and same-size edits with the old mtime put back (toy.py, notation.toml). It is then
+built with the cache and with ``FRESH=1``: the two sites must be identical. Last, one byte is
+flipped in every entry of every kind of the cache, and a build with the cache must again be the
+``FRESH=1`` site, its log naming each kind's damaged entries. Four full builds in all.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import build_site, copy_project
+
+ENV = {
+    "SITE_URL": "https://example.org/workshop/",
+    "REPO_URL": "https://example.org/repo",
+}
+NEW_TITLE = "Module 0 — Words turned into vectors"
+INCLUDES = """
+```python exec="1" id="sound-lines"
+--8<-- "sound/lines.py:1:2"
+```
+
+```python exec="1" id="sound-block"
+--8<--
+sound/first.py
+sound/second.py
+--8<--
+```
+"""
+
+
+def _replace(path: Path, old: str, new: str, same_date: bool = False) -> None:
+    """``old`` (which must be there) replaced by ``new`` in ``path``; with ``same_date`` the edit
+    keeps the file's size and its modification time is put back."""
+    text, st = path.read_text(encoding="utf-8"), path.stat()
+    assert old in text, f"{old!r} is not in {path}"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    if same_date:
+        assert len(old.encode()) == len(new.encode())
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        assert (path.stat().st_size, path.stat().st_mtime_ns) == (
+            st.st_size,
+            st.st_mtime_ns,
+        )
+
+
+def _before(project: Path) -> None:
+    """The includes the edits will change, there from the first build on."""
+    folder = project / "snippets" / "sound"
+    folder.mkdir()
+    (folder / "lines.py").write_text(
+        'print("Lines one")\nprint("and two.")\nprint("never")\n'
+    )
+    (folder / "first.py").write_text('print("First file.")\n')
+    (folder / "second.py").write_text('print("Second file.")\n')
+    page = project / "docs" / "module-2.md"
+    page.write_text(page.read_text(encoding="utf-8") + INCLUDES, encoding="utf-8")
+
+
+def _edit_everything(project: Path) -> None:
+    src, docs = project / "src" / "attention_workshop", project / "docs"
+    _replace(docs / "module-0.md", "# Module 0 — Words as vectors", f"# {NEW_TITLE}")
+    page = docs / "module-1.md"
+    page.write_text(page.read_text() + "\nA sentence the soundness test added.\n")
+    snippet = project / "snippets" / "module-1" / "bank_moves.py"
+    snippet.write_text(snippet.read_text() + 'print("\\nA snippet the test edited.")\n')
+    _replace(project / "snippets" / "sound" / "lines.py", "Lines one", "Lines first")
+    _replace(
+        project / "snippets" / "sound" / "first.py", "First file.", "First, edited."
+    )
+    _replace(
+        project / "snippets" / "sound" / "second.py", "Second file.", "Second, edited."
+    )
+    _replace(
+        src / "core.py",
+        "Turn scores into weights that",
+        "Turn scores into the weights that",
+    )
+    _replace(src / "toy.py", "# the water side", "# the Water side", same_date=True)
+    _replace(
+        src / "chapters" / "module_0.py",
+        "dot products (how much two words point the same way):",
+        "dot products (how much two words point one way):",
+    )
+    _replace(
+        src / "build" / "downloads.py",
+        "the package, as a wheel",
+        "the package (a wheel)",
+    )
+    _replace(
+        src / "build" / "notation.toml",
+        "The sentence as a matrix",
+        "The sentence as a Matrix",
+        same_date=True,
+    )
+    _replace(
+        project / "hooks" / "tables.py", "f\"table: {', '.join", "f\"Table: {', '.join"
+    )
+    _replace(project / "mkdocs.yml", "from first principles,", "from the ground up,")
+    search = project / "overrides" / "partials" / "search.html"
+    _replace(search, 'role="dialog"', 'role="dialog" data-sound="edited"')
+    widget = docs / "assets" / "inside" / "inside.js"
+    widget.write_text(widget.read_text() + "\n// edited by the soundness test\n")
+    # the chapter's edit changes results.log: the capture is made again, as make captures does
+    subprocess.run(
+        [sys.executable, "-m", "attention_workshop.experiment", "--out", "captures"],
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(project / "src"), "PYTHONHASHSEED": "0"},
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+
+
+def _tree(site: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file()
+    }
+
+
+def _assert_same(cached: Path, fresh: Path, what: str) -> None:
+    a, b = _tree(cached), _tree(fresh)
+    differ = sorted(n for n in a.keys() | b.keys() if a.get(n) != b.get(n))
+    assert not differ, f"{what}: the cached build differs from FRESH=1 in {differ[:20]}"
+
+
+@pytest.mark.slow
+def test_a_cached_build_after_every_kind_of_edit_is_the_fresh_build(tmp_path):
+    project = copy_project(tmp_path / "project")
+    cache = {"WORKSHOP_CACHE": str(tmp_path / "cache")}
+    _before(project)
+    build_site(tmp_path / "first", project=project, **cache)
+    _edit_everything(project)
+    cached = build_site(tmp_path / "cached", project=project, **cache, **ENV)
+    assert re.search(r"cache .*: [1-9]\d* result\(s\) read", cached.stderr), (
+        cached.stderr[-2000:]
+    )
+    build_site(tmp_path / "fresh", project=project, FRESH="1", **cache, **ENV)
+    fresh = tmp_path / "fresh"
+    # each edit shows in the truth, so the comparison below means something
+    home = (fresh / "index.html").read_text()
+    assert (
+        NEW_TITLE in home
+        and NEW_TITLE in (fresh / "reproducing" / "index.html").read_text()
+    )
+    assert NEW_TITLE in json.dumps(
+        json.loads((fresh / "search" / "search_index.json").read_text()),
+        ensure_ascii=False,
+    )
+    m1, m2 = (
+        (fresh / "module-1" / "index.html").read_text(),
+        (fresh / "module-2" / "index.html").read_text(),
+    )
+    assert "the soundness test added" in m1 and "A snippet the test edited." in m1
+    assert "Lines first" in m2 and "never" not in m2
+    assert "First, edited." in m2 and "Second, edited." in m2
+    repro = (fresh / "reproducing" / "index.html").read_text()
+    assert "the package (a wheel)" in repro and 'aria-label="Table: ' in repro
+    assert "from the ground up" in home and 'data-sound="edited"' in home
+    assert ENV["REPO_URL"] in home
+    assert "point one way" in (fresh / "generated" / "results.log").read_text()
+    assert "the Water side" in (fresh / "source" / "index.html").read_text()
+    m0 = (fresh / "module-0" / "index.html").read_text()
+    assert "The sentence as a Matrix" in m0
+    assert (
+        "Turn scores into the weights that"
+        in (fresh / "api" / "index.html").read_text()
+    )
+    assert (
+        "edited by the soundness test"
+        in (fresh / "assets" / "inside" / "inside.js").read_text()
+    )
+    _assert_same(tmp_path / "cached", fresh, "after the edits")
+
+    # one flipped byte in every entry of every kind: each is found, computed again, never used
+    kinds = sorted(p for p in (tmp_path / "cache").iterdir() if p.is_dir())
+    assert {"experiment", "wheel", "d2"} <= {k.name for k in kinds}, kinds
+    for kind in kinds:
+        for entry in kind.glob("*.pickle"):
+            data = bytearray(entry.read_bytes())
+            data[len(data) // 2] ^= 0x01
+            entry.write_bytes(bytes(data))
+    damaged = build_site(tmp_path / "damaged", project=project, **cache, **ENV).stderr
+    for kind in kinds:
+        assert f"computed again: {kind.name}/" in damaged, (kind.name, damaged[-3000:])
+    _assert_same(tmp_path / "damaged", fresh, "after a byte of every entry flipped")
