@@ -282,7 +282,9 @@ def test_the_hook_reports_what_the_subset_lacks_as_a_problem_of_the_first_page(
     monkeypatch.setattr(
         fonts, "subset", lambda font, chars: _cut(chars.replace("\u221a", ""))
     )
-    config = SimpleNamespace(site_dir=str(site), docs_dir=str(ROOT / "docs"))
+    config = SimpleNamespace(
+        site_dir=str(site), docs_dir=str(ROOT / "docs"), strict=True
+    )
     common.PROBLEMS.clear()
     try:
         hook.on_nav(nav, config, SimpleNamespace(documentation_pages=list))

