@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from ..core import matmul
+
 __all__ = ["rms_norm", "rope_angles", "rope", "share_kv_heads", "silu", "swiglu"]
 
 Array = NDArray[np.floating[Any]]
@@ -123,6 +125,6 @@ def swiglu(x: Array, w_gate: Array, w_up: Array, w_down: Array) -> Array:
     Returns:
         ``(T, C)``.
     """
-    gate = silu(x @ w_gate.T)  # (T, C) x (C, F) -> (T, F)
-    up = x @ w_up.T  # (T, C) x (C, F) -> (T, F)
-    return (gate * up) @ w_down.T  # (T, F) x (F, C) -> (T, C)
+    gate = silu(matmul(x, w_gate.T))  # (T, C) x (C, F) -> (T, F)
+    up = matmul(x, w_up.T)  # (T, C) x (C, F) -> (T, F)
+    return matmul(gate * up, w_down.T)  # (T, F) x (F, C) -> (T, C)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from numpy.typing import DTypeLike, NDArray
 
-from ..core import scaled_dot_product_attention, softmax
+from ..core import matmul, scaled_dot_product_attention, softmax
 from .bpe import bpe_tokenizer
 from .gguf_read import Config, read_gguf
 from .layers import rms_norm, rope, rope_angles, share_kv_heads, swiglu
@@ -182,9 +182,9 @@ class SmolLM:
         nh, nkv, hs = self.n_head, self.n_kv_head, self.head_size
         names = ("q", "k", "v", "output")
         w_q, w_k, w_v, w_o = (self.weights[f"blk.{i}.attn_{n}.weight"] for n in names)
-        q: Array = x @ w_q.T  # (T, C) x (C, nh*hs) -> (T, nh*hs)
-        k: Array = x @ w_k.T  # (T, C) x (C, nkv*hs) -> (T, nkv*hs)
-        v: Array = x @ w_v.T  # (T, C) x (C, nkv*hs) -> (T, nkv*hs)
+        q: Array = matmul(x, w_q.T)  # (T, C) x (C, nh*hs) -> (T, nh*hs)
+        k: Array = matmul(x, w_k.T)  # (T, C) x (C, nkv*hs) -> (T, nkv*hs)
+        v: Array = matmul(x, w_v.T)  # (T, C) x (C, nkv*hs) -> (T, nkv*hs)
         q = q.reshape(T, nh, hs).transpose(1, 0, 2)  # (nh, T, hs)
         k = k.reshape(T, nkv, hs).transpose(1, 0, 2)  # (nkv, T, hs)
         v = v.reshape(T, nkv, hs).transpose(1, 0, 2)  # (nkv, T, hs)
@@ -196,7 +196,7 @@ class SmolLM:
         # (nh, T, hs), (nh, T, T): Module 3's formula, the future hidden
         y, att = scaled_dot_product_attention(q, k, v, causal=True)
         y = y.transpose(1, 0, 2).reshape(T, nh * hs)  # heads side by side: (T, nh*hs)
-        y = y @ w_o.T  # (T, nh*hs) x (nh*hs, C) -> (T, C)
+        y = matmul(y, w_o.T)  # (T, nh*hs) x (nh*hs, C) -> (T, C)
         return y, att
 
     def layer(self, x: Array, i: int) -> tuple[Array, Array]:
@@ -221,7 +221,7 @@ class SmolLM:
         """The last hidden state ``(T, d_model)``, normalised, to logits ``(T, vocab_size)``."""
         x = rms_norm(x, self.weights["output_norm.weight"], self.config.eps)  # (T, C)
         # tied embeddings: (T, C) x (C, V) -> (T, V)
-        logits: Array = x @ self.weights["token_embd.weight"].T
+        logits: Array = matmul(x, self.weights["token_embd.weight"].T)
         return logits
 
     def top(self, logits: Array, k: int = 5) -> tuple[NextToken, ...]:
