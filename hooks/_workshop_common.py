@@ -1,9 +1,9 @@
-"""What the hooks share: the package's build-facing modules, how a hook reports a problem, and the
-plain text of an HTML fragment.
+"""What the hooks share: the site build's modules, a problem's report, an HTML fragment's text.
 
 MkDocs loads every hook by path and puts ``hooks/`` on ``sys.path`` while it runs the hook's module,
 so a hook imports this module by name (``_workshop_common``, a name no installed package uses).
-The package is imported here and nowhere else in ``hooks/``: when its modules move, this file changes.
+The packages (the workshop, the site's build ``workshop_site``) are imported here alone, by plain
+imports in each function: after :func:`fresh_pages` drops them, each runs their files as they are.
 
 A **problem** (:func:`problem`) is a warning the project counts itself: a strict build lists
 every one and then fails, whatever the log level; a build that is not strict (``mkdocs serve``,
@@ -13,15 +13,14 @@ every one and then fails, whatever the log level; a build that is not strict (``
 from __future__ import annotations
 
 import html
-import importlib
 import logging
 import re
-from collections.abc import Callable
 from types import ModuleType
 
 import _workshop_fresh
 
 PACKAGE = "attention_workshop"
+SITE = "workshop_site"
 _TAGS = re.compile(r"<[^>]+>")
 log = logging.getLogger("mkdocs.hooks.workshop")
 #: The problems of this build: page (``docs/``-relative path, "" for the whole site) -> messages.
@@ -38,56 +37,71 @@ def fresh_pages() -> ModuleType:
     """The package imported afresh for this build (``_workshop_fresh``): every build, each
     ``mkdocs serve`` rebuild too, runs the package's files as they are now."""
     _workshop_fresh.forget(PACKAGE)
+    _workshop_fresh.forget(SITE)
     return pages()
-
-
-def _build(name: str) -> ModuleType:
-    return importlib.import_module(f"{PACKAGE}.build.{name}")
 
 
 def cache() -> ModuleType:
     """The content-addressed cache of the build's expensive results (``enable``, ``FRESH=1``)."""
-    return _build("cache")
+    from attention_workshop.experiment import cache
+
+    return cache
 
 
 def diagrams() -> ModuleType:
     """The D2 diagrams (``check_sizes``, ``draw``, ``figure_texts``, ``stable_classes``...)."""
-    return _build("diagrams")
+    from workshop_site import diagrams
+
+    return diagrams
 
 
 def fonts() -> ModuleType:
     """The math font's subset and its check (``FONT``, ``SUBSET``, ``subset``, ``lacking``...)."""
-    return _build("fonts")
+    from workshop_site import fonts
+
+    return fonts
 
 
 def pages() -> ModuleType:
     """What the hooks call in the package (``results``, ``runs``, ``context``, ``generated_files``, ``GENERATED``)."""
-    return _build("site")
+    from workshop_site import site
+
+    return site
 
 
 def sources() -> ModuleType:
     """Where the site's words are written (``fences``, ``where_written``, ``line_of``)."""
-    return _build("sources")
+    from attention_workshop.experiment import sources
+
+    return sources
 
 
 def checks() -> ModuleType:
     """The page checks (``PLACEHOLDER``, ``closest``, ``unfilled``)."""
-    return _build("checks")
+    from workshop_site import checks
+
+    return checks
 
 
 def handtyped() -> ModuleType:
     """The hand-typed number check (``find``, ``load_allowed``)."""
-    return _build("handtyped")
+    from workshop_site import handtyped
+
+    return handtyped
 
 
 def notation() -> ModuleType:
-    """The site's one notation: ``attention_workshop.build.notation`` (``check``, ``abbreviations``...)."""
-    return _build("notation")
+    """The site's one notation: ``workshop_site.notation`` (``check``, ``abbreviations``...)."""
+    from workshop_site import notation
+
+    return notation
 
 
 def print_page() -> ModuleType:
     """The print page's making (``MARKER``, ``for_paper``, ``body``, ``toc``, ``stylesheet_links``...)."""
-    return _build("print_page")
+    from workshop_site import print_page
+
+    return print_page
 
 
 def plain_text(fragment: str) -> str:
@@ -97,15 +111,6 @@ def plain_text(fragment: str) -> str:
 
 def downloads() -> ModuleType:
     """The take-home files (wheel, lock, script, notebooks): ``files``, ``configure``, ``notebook_button``."""
-    return _build("downloads")
+    from workshop_site import downloads
 
-
-def notebook_pages() -> tuple[str, ...]:
-    """The pages that are also downloadable notebooks (``docs/<name>.md``)."""
-    return tuple(_build("notebooks").PAGES)
-
-
-def source_missing() -> Callable[[str], list[str]]:
-    """``missing(html)``: the experiment's modules the built Source page does not show as their files are."""
-    missing: Callable[[str], list[str]] = _build("source_page").missing
-    return missing
+    return downloads

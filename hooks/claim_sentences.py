@@ -3,7 +3,7 @@
 Every claim names the sentence of its page it backs and what its test checks (every element,
 the mean, ...). Before the build, each sentence is looked for on its page; a sentence that is gone,
 or that uses a stronger quantifier than its claims check ("each token" backed by a mean), is a
-problem naming the page, the line and the claim (``attention_workshop.build.claim_sentences``
+problem naming the page, the line and the claim (``workshop_site.claim_sentences``
 has the rule). Problems fail the strict build; ``mkdocs serve`` shows them on the page.
 """
 

@@ -8,7 +8,7 @@
 - Each diagram is also ``generated/diagrams/<name>.svg`` (drawn through the build's cache), with
   the page's text alternative as its ``<title>``/``<desc>``.
 
-How each is done: ``attention_workshop.build.diagrams``; this hook calls it at the right events.
+How each is done: ``workshop_site.diagrams``; this hook calls it at the right events.
 """
 
 from __future__ import annotations

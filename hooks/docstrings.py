@@ -1,7 +1,7 @@
 """MkDocs hook: a Sphinx role in a docstring (``:func:`run```) shows as the code it names.
 
 The package's docstrings name other functions the Sphinx way; mkdocstrings renders them as
-Markdown, so the API page showed ":func:" before each name. ``build.site.plain_roles`` drops the
+Markdown, so the API page showed ":func:" before each name. ``workshop_site.site.plain_roles`` drops the
 role and keeps the code (tests/test_site_api.py checks the API page has none left).
 """
 

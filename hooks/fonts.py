@@ -4,10 +4,10 @@ The full Latin Modern Math (``docs/assets/fonts/latinmodern-math.otf``, 734 KB) 
 and out of the site. After the build, every character of every ``<math>`` element in the site's
 pages and JSON (the widgets draw formulas too) is gathered, and the font is cut to them and to
 what OpenType reaches from them (the ``MATH`` table's stretchy variants included) as
-``assets/fonts/latinmodern-math-subset.woff`` (``build.fonts``; kept by the build's cache),
+``assets/fonts/latinmodern-math-subset.woff`` (``workshop_site.fonts``; kept by the build's cache),
 which ``docs/assets/workshop.css`` names.
 
-Then every character the formulas draw is looked up in that subset (``build.fonts.lacking``): a
+Then every character the formulas draw is looked up in that subset (``workshop_site.fonts.lacking``): a
 character it lacks, or a radical or stretchy fence whose sizes and assembly parts it lacks, is a
 problem naming the character and the first page, in reading order, that draws it. Under
 ``mkdocs serve`` that page is already written, so the problem's box is added to it then.

@@ -1,6 +1,6 @@
 """MkDocs hook: no result typed by hand. A number in a page's prose that the build computes is a problem.
 
-The rules are the package's (``attention_workshop.build.handtyped``): a decimal, a count or a
+The rules are the package's (``workshop_site.handtyped``): a decimal, a count or a
 number in scientific notation that equals a computed value, a whole number of 10 or more that
 does, a small whole number written as a value (``d = 4``) or beside a placeholder that gives
 it. The message names the line and the placeholders to write instead. A number that is a

@@ -1,4 +1,4 @@
-"""MkDocs hook: one notation across the site (``src/attention_workshop/build/notation.toml``).
+"""MkDocs hook: one notation across the site (``src/workshop_site/notation.toml``).
 
 - Before the build, every page must keep to the notation: each symbol written first on the page that
   introduces it, an alias only there, no spelling the notation rules out (``notation.check``). A page
@@ -49,7 +49,7 @@ def on_pre_build(config: MkDocsConfig) -> None:
     problems = common.notation().check(pages)
     if problems:
         raise PluginError(
-            "attention_workshop: the pages break the notation (src/attention_workshop/build/notation.toml):\n  "
+            "attention_workshop: the pages break the notation (src/workshop_site/notation.toml):\n  "
             + "\n  ".join(problems)
         )
 

@@ -1,7 +1,7 @@
 """MkDocs hook: the whole workshop on one page, to print (docs/print.md).
 
 Every page of the nav's "Learn" section, in order, as this build rendered it, made ready for paper
-by ``attention_workshop.build.print_page`` (what goes, what stays, the answers at the end). The page's
+by ``workshop_site.print_page`` (what goes, what stays, the answers at the end). The page's
 own Markdown marks where the pages go with ``<!-- workshop:print -->``; its head gets the printed
 pages' own stylesheets and the print stylesheet.
 """

@@ -5,7 +5,7 @@
   page and what it shows, so the strict build fails (after reporting every page, as markdown-exec's own snippet
   errors do): a snippet that printed its own error, or ``__file__``, never reaches a reader.
 - When ``ATTENTION_WORKSHOP_BUILD_MARKER`` names a file, the build writes it as its very last
-  step. ``make site`` (``attention_workshop.build.publish``) and the tests' builds require it:
+  step. ``make site`` (``workshop_site.publish``) and the tests' builds require it:
   a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
 """
 

@@ -58,8 +58,11 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
+    # imported here, not at the top: each build's own package (_workshop_common.fresh_pages)
+    from workshop_site import notebooks
+
     name = page.file.src_uri.removesuffix(".md")
-    if name not in common.notebook_pages():
+    if name not in notebooks.PAGES:
         return markdown
     button = common.downloads().notebook_button(name)
     title = _TITLE.search(markdown)
@@ -76,10 +79,12 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         # not every line of the listings (front matter ``search: {code: false}``)
         output = output.replace(_LISTING, f"{_LISTING[:-1]} data-search-exclude>")
     if page.file.src_uri == SOURCE_PAGE:
-        missing = common.source_missing()(output)
+        from workshop_site import source_page
+
+        missing = source_page.missing(output)
         if missing:
             raise PluginError(
                 f"docs/{SOURCE_PAGE}: the experiment imports {', '.join(missing)}, which the page "
-                "does not show as the file is: print it with build.source_page.source_tabs()"
+                "does not show as the file is: print it with workshop_site.source_page.source_tabs()"
             )
     return output

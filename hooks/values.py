@@ -2,7 +2,7 @@
 
 The names are the keys of the package's ``site.context()`` (``section.name``, ``section.lines``,
 ``gpt2.*``, ``build.*``, ``inside.*``, ``exam.*``; list them with
-``.venv/bin/python -m attention_workshop.build.site``). Two problems, each reported with the file
+``.venv/bin/python -m workshop_site.site``). Two problems, each reported with the file
 and line to edit (the strict build fails; ``mkdocs serve`` shows them on the page):
 
 - an unknown name, with the five known names closest to it;
@@ -46,7 +46,7 @@ def on_page_markdown(
         names = ", ".join(f"{{{{ {n} }}}}" for n in checks.closest(key, ctx))
         common.problem(
             f"docs/{src}:{line}: unknown value {{{{ {key} }}}}; the closest known: {names} "
-            "(every name: .venv/bin/python -m attention_workshop.build.site)",
+            "(every name: .venv/bin/python -m workshop_site.site)",
             page=src,
         )
         _reported[src].add(m.group(0))
@@ -65,7 +65,7 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         where = common.sources().where_written(src, page.file.content_string, text)
         common.problem(
             f"{where}: {text} is left unfilled on the page. Values are filled in a page's Markdown "
-            "only; a snippet prints the value itself (attention_workshop.build.site.context()[name]).",
+            "only; a snippet prints the value itself (workshop_site.site.context()[name]).",
             page=src,
         )
     return output

@@ -1,5 +1,5 @@
 """Deliberate breaks: rewrite the numbers a claim reads until the sentence it stands for is false,
-then show that :func:`attention_workshop.build.claims.verify` refuses the run and names the claim.
+then show that :func:`workshop_site.claims.verify` refuses the run and names the claim.
 
 Each chapter's test module holds ``BREAKS``: ``{claim key: (break, ...)}``; a break is a
 function ``(results, monkeypatch) -> None`` that changes a deep copy of the session's run.
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_workshop.build.claims import ClaimError, check, verify
+from workshop_site.claims import ClaimError, check, verify
 
 Break = Callable[[Any, pytest.MonkeyPatch], None]
 

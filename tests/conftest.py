@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 # The experiment's PyTorch cross-checks use the portable CPU kernels and MKL's reproducible code
-# path (see build/torch_refs.py); set them before any test module imports torch, so tests see the
+# path (see experiment/torch_refs.py); set them before any test module imports torch, so tests see the
 # numbers the build and the capture see.
 os.environ.setdefault("ATEN_CPU_CAPABILITY", "default")
 os.environ.setdefault("MKL_CBWR", "COMPATIBLE")
@@ -33,7 +33,7 @@ settings.load_profile("workshop")
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every build of the session, the project's and its copies', shares the project's cache
-# (build/cache.py): a result is found only under the key of all it depends on, so a copy
+# (experiment/cache.py): a result is found only under the key of all it depends on, so a copy
 # changed on purpose computes what its change touches and reads the rest.
 os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
@@ -52,7 +52,7 @@ CHROMIUM_ARGS = [
 @pytest.fixture(scope="session")
 def results():
     """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy first)."""
-    from attention_workshop.build import experiment
+    from attention_workshop.experiment import runner as experiment
 
     return experiment.run()
 
@@ -60,16 +60,17 @@ def results():
 @pytest.fixture(scope="session")
 def results_other():
     """The experiment on another sentence ("fish swam by the shore", no "bank"), run once per test session."""
-    from attention_workshop.build import experiment
+    from attention_workshop.experiment import runner as experiment
 
     return experiment.run("fish swam by the shore")
 
 
 @pytest.fixture(scope="session")
 def served(results):
-    """The site API (:mod:`attention_workshop.build.pages`) serving the session's run: its cache is primed with
+    """The site API (:mod:`workshop_site.pages`) serving the session's run: its cache is primed with
     :func:`results`, so render, tables and site functions read it without running the experiment again."""
-    from attention_workshop.build import experiment, pages
+    from attention_workshop.experiment import runner as experiment
+    from workshop_site import pages
 
     pages._run.cache_clear()
     with pytest.MonkeyPatch.context() as mp:
@@ -81,8 +82,8 @@ def served(results):
 
 def run_section(section, sentence=("the", "river", "bank")):
     """Run one chapter section alone (no figures, no other sections): ``(typed result, Results)``."""
-    from attention_workshop.build.experiment import RunContext
-    from attention_workshop.build.results import Results
+    from attention_workshop.experiment.results import Results
+    from attention_workshop.experiment.runner import RunContext
 
     r = Results(sentence=tuple(sentence))
     r.data[section.key] = section.run(RunContext(r, section.key))
@@ -159,16 +160,17 @@ def build_site(
 
 @pytest.fixture()
 def package_copy(tmp_path, monkeypatch) -> Path:
-    """The package copied to ``tmp_path/src`` and build/cache.py's keys pointed at the copy:
+    """The packages copied to ``tmp_path/src`` and experiment/cache.py's keys pointed at the copy:
     a test edits the copy's files and sees what the keys make of it."""
-    from attention_workshop.build import cache
+    from attention_workshop.experiment import cache
 
     src = tmp_path / "src"
-    shutil.copytree(
-        ROOT / "src" / "attention_workshop",
-        src / "attention_workshop",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    for package in ("attention_workshop", "workshop_site"):
+        shutil.copytree(
+            ROOT / "src" / package,
+            src / package,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     monkeypatch.setattr(cache, "_PACKAGE_DIR", src / "attention_workshop")
     return src / "attention_workshop"
 

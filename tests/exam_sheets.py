@@ -9,8 +9,8 @@ from pathlib import Path
 
 import numpy as np
 
-from attention_workshop.build import exam_page
 from attention_workshop.chapters.final_exam import Question
+from workshop_site import exam_page
 
 DATA_FILE = (
     Path(__file__).resolve().parent.parent

@@ -29,9 +29,9 @@ def main(argv: list[str]) -> int:
         out.mkdir(parents=True, exist_ok=True)
         (out / "product.txt").write_text(product(), encoding="utf-8")
         return 0
-    from attention_workshop.build.cli import main as experiment
-    from attention_workshop.build.real_heads_page import site_files
-    from attention_workshop.build.real_heads_values import values
+    from attention_workshop.experiment.cli import main as experiment
+    from attention_workshop.experiment.real_heads_page import site_files
+    from workshop_site.real_heads_values import values
 
     out = Path(argv[0])
     code = experiment(["--out", str(out)])

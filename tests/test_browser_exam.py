@@ -12,9 +12,9 @@ import re
 
 import pytest
 
-from attention_workshop.build import exam_page
 from attention_workshop.chapters import final_exam
 from attention_workshop.chapters.final_exam import grading as final_exam_grading
+from workshop_site import exam_page
 
 from .exam_sheets import (
     PASS,

@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attention_workshop.build import inside_page
 from attention_workshop.chapters import inside_the_model as inside
+from workshop_site import inside_page
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build.plotting import DARK, LIGHT, contrast
+from attention_workshop.experiment.plotting import DARK, LIGHT, contrast
 
 from .test_site_quality import page_url, site_pages
 

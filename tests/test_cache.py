@@ -1,4 +1,4 @@
-"""build/cache.py: a result is found again only under the key of everything it depends on.
+"""experiment/cache.py: a result is found again only under the key of everything it depends on.
 
 Speed is never asserted here (``make bench`` measures it); what is tested is that the cache
 cannot serve a wrong result: a key changes with the bytes of the code a result's function
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import cache, charts, grids
+from attention_workshop.experiment import cache, charts, grids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,20 +109,20 @@ def test_outside_a_build_nothing_is_stored(tmp_path, monkeypatch):
 def test_a_drawings_key_follows_the_bytes_of_the_code_it_imports_and_nothing_else(
     package_copy,
 ):
-    first = cache.module_digest("attention_workshop.build.charts")
+    first = cache.module_digest("attention_workshop.experiment.charts")
     # charts imports plotting: an edit there is an edit to the drawing
-    plotting = package_copy / "build" / "plotting.py"
+    plotting = package_copy / "experiment" / "plotting.py"
     plotting.write_text(plotting.read_text() + "\nLINE_WIDTH = 2\n")
-    second = cache.module_digest("attention_workshop.build.charts")
+    second = cache.module_digest("attention_workshop.experiment.charts")
     assert second != first
     # the command line is not imported by the drawing code
-    cli = package_copy / "build" / "cli.py"
+    cli = package_copy / "experiment" / "cli.py"
     cli.write_text(cli.read_text() + "\n\ndef added():\n    return 1\n")
-    assert cache.module_digest("attention_workshop.build.charts") == second
+    assert cache.module_digest("attention_workshop.experiment.charts") == second
     # the maths is, through the chapters (even where only their types are imported)
     core = package_copy / "core.py"
     core.write_text(core.read_text() + "\nAGAIN = 2\n")
-    assert cache.module_digest("attention_workshop.build.charts") != second
+    assert cache.module_digest("attention_workshop.experiment.charts") != second
     before = cache.module_digest("attention_workshop.chapters.real_heads.facts")
     core.write_text(core.read_text() + "\nONCE_MORE = 3\n")
     assert cache.module_digest("attention_workshop.chapters.real_heads.facts") != before
@@ -131,7 +131,7 @@ def test_a_drawings_key_follows_the_bytes_of_the_code_it_imports_and_nothing_els
 def test_the_experiments_key_is_every_byte_even_a_docstrings(package_copy):
     """Keys are bytes: a docstring edit may change what a page shows (the API reference), and
     nothing decides which bytes "do nothing"."""
-    name = "attention_workshop.build.pages"
+    name = "workshop_site.pages"
     first = cache.module_digest(name)
     core = package_copy / "core.py"
     text = core.read_text()
@@ -143,7 +143,7 @@ def test_the_experiments_key_is_every_byte_even_a_docstrings(package_copy):
 
 def test_a_same_size_edit_with_the_old_date_put_back_changes_the_key(package_copy):
     """Keys never hold a date or a size: ``touch -r`` after an edit of the same length is seen."""
-    name = "attention_workshop.build.pages"
+    name = "workshop_site.pages"
     first = cache.module_digest(name)
     toy = package_copy / "toy.py"
     text, st = toy.read_bytes(), toy.stat()
@@ -155,10 +155,10 @@ def test_a_same_size_edit_with_the_old_date_put_back_changes_the_key(package_cop
 
 
 def test_data_files_are_part_of_every_code_key(package_copy):
-    before = cache.module_digest("attention_workshop.build.charts")
+    before = cache.module_digest("attention_workshop.experiment.charts")
     exam = package_copy / "chapters" / "final_exam" / "questions.toml"
     exam.write_text(exam.read_text() + "\n# an edit\n")
-    assert cache.module_digest("attention_workshop.build.charts") != before
+    assert cache.module_digest("attention_workshop.experiment.charts") != before
 
 
 def test_call_keys_on_the_function_and_its_arguments(store):
@@ -180,14 +180,15 @@ def test_call_keys_on_the_function_and_its_arguments(store):
     )
     assert light == again != other
     assert "0.400" in other and "0.400" not in light
-    assert cache.STATS["build.grids.heatmap_svg"][0] >= 1
+    assert cache.STATS["experiment.grids.heatmap_svg"][0] >= 1
     # a lambda cannot be pickled: computed, never stored
     assert cache.call(lambda: charts.fmt.short(0.5)) == charts.fmt.short(0.5)
 
 
 HIT = """
 import sys
-from attention_workshop.build import cache, pages
+from attention_workshop.experiment import cache
+from workshop_site import pages
 cache.enable()
 pages.results()
 cache.enable(False)

@@ -1,10 +1,10 @@
-"""build/cache_key.py: what a cache key is made of (the parts, hashed canonically, and the environment)."""
+"""experiment/cache_key.py: what a cache key is made of (the parts, hashed canonically, and the environment)."""
 
 from __future__ import annotations
 
 import pickle
 
-from attention_workshop.build import cache, cache_key
+from attention_workshop.experiment import cache, cache_key
 
 
 def test_equal_values_give_equal_digests_however_their_parts_are_shared():

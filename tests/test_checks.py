@@ -1,8 +1,8 @@
-"""build/checks.py: the names closest to an unknown value, and the values a finished page left unfilled."""
+"""workshop_site/checks.py: the names closest to an unknown value, and the values a finished page left unfilled."""
 
 from __future__ import annotations
 
-from attention_workshop.build.checks import PLACEHOLDER, closest, unfilled
+from workshop_site.checks import PLACEHOLDER, closest, unfilled
 
 NAMES = [
     "general_head.diff",

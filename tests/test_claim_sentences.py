@@ -1,4 +1,4 @@
-"""build/claim_sentences.py: a page's sentence says no more than the claim that backs it.
+"""workshop_site/claim_sentences.py: a page's sentence says no more than the claim that backs it.
 
 The sentences here are written by hand, and what they quantify is read by a person: "each
 token" is every element, "on average" is the mean. The site's own pages must pass, and the
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import claim_sentences as cs
-from attention_workshop.build.claims import CLAIMS, sentence_problems
 from attention_workshop.chapters import Claim, Quantifier
+from workshop_site import claim_sentences as cs
+from workshop_site.claims import CLAIMS, sentence_problems
 
 Q = Quantifier
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -1,4 +1,4 @@
-"""build/claims.py, the claims runner: check, verify, ClaimError, and a break for every claim.
+"""workshop_site/claims.py, the claims runner: check, verify, ClaimError, and a break for every claim.
 
 Each chapter's test module shows each of its claims failing (its ``BREAKS``); the last test
 here gathers them, so a claim added without a deliberate break fails the suite.
@@ -14,15 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.build.claims import (
-    CLAIMS,
-    PAGES,
-    SUBJECTS,
-    ClaimError,
-    check,
-    verify,
-)
 from attention_workshop.chapters import SECTIONS, Quantifier
+from workshop_site.claims import CLAIMS, PAGES, SUBJECTS, ClaimError, check, verify
 
 from . import test_final_exam, test_inside_the_model, test_real_heads
 from .breaks import claim_keys, edit, row
@@ -169,8 +162,8 @@ def test_a_false_claim_shows_the_value_measured_and_the_pages_that_state_it(
 def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
     from dataclasses import dataclass
 
-    from attention_workshop.build.claim_report import measured
     from attention_workshop.chapters import Claim
+    from attention_workshop.experiment.claim_report import measured
 
     @dataclass(frozen=True)
     class Price:
@@ -203,7 +196,7 @@ def test_without_a_measure_the_report_shows_the_fields_the_test_reads():
 
 def test_a_section_quoted_on_another_page_is_stated_on_both(results):
     """The PyTorch cross-check is Module 3's section, and Reproducing quotes its values too."""
-    from attention_workshop.build.sources import stated_on
+    from attention_workshop.experiment.sources import stated_on
 
     assert stated_on("general_head") == ["module-3.md", "reproducing.md"]
     assert stated_on("wired_head") == ["module-2.md"]

@@ -1,4 +1,4 @@
-"""build/cli.py, the experiment's command line: what it writes, what it refuses, and what it says.
+"""experiment/cli.py, the experiment's command line: what it writes, what it refuses, and what it says.
 
 Most tests call ``main`` in this process with the session's run standing in for a new one;
 the two at the end start the commands a reader types.
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import cli
-from attention_workshop.build.claim_runner import SECTION_CLAIMS
+from attention_workshop.experiment import cli
+from attention_workshop.experiment.claim_runner import SECTION_CLAIMS
 
 from .breaks import edit
 

@@ -1,4 +1,4 @@
-"""build/compare.py and ``--compare``: two logs line by line, and only what may differ allowed to.
+"""experiment/compare.py and ``--compare``: two logs line by line, and only what may differ allowed to.
 
 The logs compared are the session's run and copies of it edited here by hand: a rounding-level
 figure moved by two units in its last printed digit, an attention weight changed, a version stamp
@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from attention_workshop.build import cli, compare
+from attention_workshop.experiment import cli, compare
 
 EPS = sys.float_info.epsilon
 #: section, the start of the figure's line (its indent left out), the bound its claim states

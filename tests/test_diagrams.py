@@ -1,4 +1,4 @@
-"""build/diagrams.py and the flow diagrams: their stated sizes are checked against GPT-2, and they reach the page well.
+"""workshop_site/diagrams.py and the flow diagrams: their sizes checked against GPT-2, and they reach the page well.
 
 GPT-2 small's sizes are typed here from its published configuration (12 layers, 12 heads,
 768-wide embeddings, 64 per head), not read from the package under test.
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build.diagrams import check_sizes, stated_sizes
 from attention_workshop.gpt2 import GPT2Config
+from workshop_site.diagrams import check_sizes, stated_sizes
 
 from .conftest import build_site
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from attention_workshop.build import exam_page, site
+from workshop_site import exam_page, site
 
 from .exam_sheets import PASS, N
 

@@ -1,4 +1,4 @@
-"""build/experiment.py, the runner: the committed capture byte for byte, the same bytes in another process,
+"""experiment/runner.py, the runner: the committed capture byte for byte, the same bytes in another process,
 sections labelled and located exactly, 72-character lines, and write() all or nothing.
 """
 
@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 import torch
 
-from attention_workshop.build import experiment
-from attention_workshop.build.results import Results
 from attention_workshop.chapters import SECTIONS
+from attention_workshop.experiment import runner as experiment
+from attention_workshop.experiment.results import Results
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURES = ROOT / "captures"
@@ -41,7 +41,7 @@ def test_the_run_reproduces_the_committed_capture(results):
 def test_another_process_with_another_hash_seed_writes_the_same_bytes(
     results, tmp_path
 ):
-    code = "import sys; from attention_workshop.build.experiment import run, write; write(run(), sys.argv[1])"
+    code = "import sys; from attention_workshop.experiment.runner import run, write; write(run(), sys.argv[1])"
     env = {**os.environ, "PYTHONHASHSEED": "1"}
     proc = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path)],

@@ -22,7 +22,7 @@ each failed on the code before the fix.
 5. Smaller:
    - serve showed a repeated error once: :func:`test_serve_stays_up_and_shows_every_error_every_time`;
    - serve grew ~5 MB per rebuild: :func:`test_upstream_caches_are_empty_after_a_build` (the
-     growth itself is measured by ``python -m attention_workshop.build.serve_memory``);
+     growth itself is measured by ``python tools/serve_memory.py``);
    - ``captures/`` not watched: :func:`test_serve_watches_the_captures`;
    - a saved exam whose ``answers`` is null broke the page: (fixed on main)
      ``tests/test_browser_exam.py::test_unreadable_saved_progress_is_discarded_with_a_notice``
@@ -54,7 +54,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.build import cli, experiment
+from attention_workshop.experiment import cli
+from attention_workshop.experiment import runner as experiment
 
 from .conftest import ROOT, build_site
 
@@ -140,7 +141,7 @@ def test_a_snippet_raising_systemexit_or_keyboardinterrupt_fails_naming_page_fen
         project_copy,
         "module-1.md",
         {
-            "m1-help": "from attention_workshop.build.cli import main\nmain(['--help'])\n",
+            "m1-help": "from attention_workshop.experiment.cli import main\nmain(['--help'])\n",
             "m1-exit": "import sys\nsys.exit(3)\n",
             "m1-interrupt": "raise KeyboardInterrupt\n",
         },
@@ -347,7 +348,7 @@ def test_serve_stays_up_and_shows_every_error_every_time(project_copy, tmp_path)
 def test_the_cli_states_and_enforces_a_maximum_sentence_length_before_any_work(
     session_run, tmp_path, capsys
 ):
-    from attention_workshop.build.experiment import MAX_WORDS
+    from attention_workshop.experiment.runner import MAX_WORDS
 
     with pytest.raises(SystemExit):
         cli.main(["--help"])
@@ -368,7 +369,7 @@ def test_the_cli_states_and_enforces_a_maximum_sentence_length_before_any_work(
 
 
 def _heatmap(T: int) -> str:
-    from attention_workshop.build.figures import heatmap_svg
+    from attention_workshop.experiment.figures import heatmap_svg
 
     words = [f"w{i}" for i in range(T)]
     weights = np.random.default_rng(T).dirichlet(np.ones(T), size=T)  # rows sum to 1
@@ -378,7 +379,7 @@ def _heatmap(T: int) -> str:
 def test_a_heatmap_past_the_readable_size_costs_no_more_per_word():
     """Old heatmaps printed every cell (1,024 labels at 32 words) on a canvas that grew with
     the sentence: 2 GB and a 6 MB SVG at 100 words."""
-    from attention_workshop.build.experiment import MAX_WORDS
+    from attention_workshop.experiment.runner import MAX_WORDS
 
     sizes = {}
     for T in (16, MAX_WORDS):
@@ -420,7 +421,7 @@ def test_out_under_a_file_is_refused_before_any_work(session_run, tmp_path, caps
 
 KILL = """
 import json, os, sys
-from attention_workshop.build import atomic
+from attention_workshop.experiment import atomic
 out, step, exchange, names = sys.argv[1], sys.argv[2], sys.argv[3] == "1", json.loads(sys.argv[4])
 atomic._use_exchange = exchange
 atomic.after_step = lambda done: os._exit(9) if done == step else None
@@ -430,7 +431,7 @@ atomic.write_all({n: f"new {n}\\n" for n in names}, out)
 
 def _steps(tmp_path: Path, files: dict[str, str], monkeypatch) -> list[str]:
     """The steps of a write that replaces an earlier set, in order."""
-    from attention_workshop.build import atomic
+    from attention_workshop.experiment import atomic
 
     rehearsal = tmp_path / "rehearsal"
     atomic.write_all(files, rehearsal)
@@ -446,7 +447,7 @@ def _steps(tmp_path: Path, files: dict[str, str], monkeypatch) -> list[str]:
 def test_a_process_killed_at_any_step_of_the_write_leaves_the_old_set_or_the_new(
     results, tmp_path, monkeypatch, exchange
 ):
-    from attention_workshop.build import atomic
+    from attention_workshop.experiment import atomic
 
     monkeypatch.setattr(atomic, "_use_exchange", exchange)
     names = ["results.log", *results.figures, *results.tables]
@@ -495,7 +496,7 @@ def _raise_at(step: str):
 def test_a_write_that_fails_at_any_step_leaves_one_set_and_no_temporary_folder(
     results, tmp_path, monkeypatch, exchange
 ):
-    from attention_workshop.build import atomic
+    from attention_workshop.experiment import atomic
 
     monkeypatch.setattr(atomic, "_use_exchange", exchange)
     names = ["results.log", *results.figures, *results.tables]
@@ -543,7 +544,7 @@ def test_an_out_folder_with_other_files_is_refused_before_any_work(
     assert stop.value.code == 2 and "holds other files" in capsys.readouterr().err
     assert session_run == [] and snapshot(tmp_path) == {"README.md": "my project\n"}
     # a folder of an earlier run, with one file the run does not write: refused at the write
-    from attention_workshop.build import atomic
+    from attention_workshop.experiment import atomic
 
     (tmp_path / "results.log").write_text("an earlier run\n", encoding="utf-8")
     with pytest.raises(atomic.OutDirError, match=r"README\.md"):
@@ -559,7 +560,7 @@ def test_an_out_folder_with_other_files_is_refused_before_any_work(
 
 def _publish(project: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "attention_workshop.build.publish", "site"],
+        [sys.executable, "-m", "workshop_site.publish", "site"],
         cwd=project,
         env=project_env(project),
         capture_output=True,
@@ -570,7 +571,7 @@ def _publish(project: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.site
 def test_make_site_replaces_site_only_with_a_good_build(project_copy):
-    assert "-m attention_workshop.build.publish site" in (ROOT / "Makefile").read_text()
+    assert "-m workshop_site.publish site" in (ROOT / "Makefile").read_text()
     site = project_copy / "site"
     site.mkdir()
     (site / "index.html").write_text("the last good build\n", encoding="utf-8")

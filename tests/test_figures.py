@@ -1,4 +1,4 @@
-"""build/figures.py: the SVG figures and their CSV twins carry the numbers, computed here with PyTorch."""
+"""experiment/figures.py: the SVG figures and their CSV twins carry the numbers, computed here with PyTorch."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import torch
 
-from attention_workshop.build import figures
-from attention_workshop.build.experiment import SEED
-from attention_workshop.build.plotting import contrast
 from attention_workshop.chapters import module_2
+from attention_workshop.experiment import figures
+from attention_workshop.experiment.plotting import contrast
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB
 
 from .references import simple, sqrt_dk, torch_attention, wired

@@ -17,10 +17,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop.build import claims
-from attention_workshop.build.claims import ClaimError
-from attention_workshop.build.experiment import SEED
-from attention_workshop.build.pages import results as build_results
 from attention_workshop.chapters import (
     final_exam,
     module_0,
@@ -30,7 +26,11 @@ from attention_workshop.chapters import (
 )
 from attention_workshop.chapters.final_exam import answers_late as final_exam_answers
 from attention_workshop.core import attention
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
+from workshop_site import claims
+from workshop_site.claims import ClaimError
+from workshop_site.pages import results as build_results
 
 from .breaks import assert_reported
 from .exam_sheets import N

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import pytest
 
-from attention_workshop.build import exam_page
 from attention_workshop.chapters.final_exam.grading import (
     PASS_MARK,
     grade,
@@ -17,6 +16,7 @@ from attention_workshop.chapters.final_exam.grading import (
     pass_count,
     percent,
 )
+from workshop_site import exam_page
 
 from .exam_sheets import PASS, N, answers_with, wrong
 

@@ -1,4 +1,4 @@
-"""build/fmt.py, the one number formatter: every function against the text it must write, typed here."""
+"""experiment/fmt.py, the one number formatter: every function against the text it must write, typed here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from attention_workshop.build import fmt
+from attention_workshop.experiment import fmt
 
 MINUS = "\u2212"
 

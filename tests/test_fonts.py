@@ -1,4 +1,4 @@
-"""build/fonts.py and hooks/fonts.py: the site serves the math font cut to its formulas' glyphs.
+"""workshop_site/fonts.py and hooks/fonts.py: the site serves the math font cut to its formulas' glyphs.
 
 Checked against the full font (read here with fontTools, not through the code under test): every
 character a formula of the built site draws has its glyph in the subset (a root's U+221A
@@ -20,7 +20,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from attention_workshop.build import fonts
+from workshop_site import fonts
 
 from .test_site_quality import _hook
 

@@ -1,4 +1,4 @@
-"""build/handtyped.py, the hand-typed number check: what it reports, what it leaves alone, the allow-list.
+"""workshop_site/handtyped.py, the hand-typed number check: what it reports, what it leaves alone, the allow-list.
 
 The values are made up here (a toy width of 4, a weight of 0.452, GPT-2's 768...): the check
 compares text with text, so the tests need no experiment. One test runs it over the real pages
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import handtyped
-from attention_workshop.build.handtyped import Allowed, find, load_allowed, unused
+from workshop_site import handtyped
+from workshop_site.handtyped import Allowed, find, load_allowed, unused
 
 ROOT = Path(__file__).resolve().parent.parent
 ALLOW = ROOT / "hooks" / "handtyped_numbers.toml"
@@ -122,7 +122,7 @@ def test_an_allowance_without_a_reason_is_refused(tmp_path):
 
 def test_the_pages_type_no_computed_number_and_every_allowance_is_used(served):
     """What the build checks, page by page, with this build's values and the committed allow-list."""
-    from attention_workshop.build import site
+    from workshop_site import site
 
     values, allowed = site.context(), load_allowed(ALLOW)
     problems, used = [], set()

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from attention_workshop import trained
-from attention_workshop.build import heads_cli
 from attention_workshop.chapters import real_heads as rh
+from attention_workshop.experiment import heads_cli
 from attention_workshop.trained import load_minilm
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,7 +64,8 @@ def test_python_m_trained_writes_the_table_and_the_grid(tmp_path):
 def test_the_console_script_is_declared_and_installed():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert (
-        scripts["attention-workshop-heads"] == "attention_workshop.build.heads_cli:main"
+        scripts["attention-workshop-heads"]
+        == "attention_workshop.experiment.heads_cli:main"
     )
     assert Path(sys.executable).with_name("attention-workshop-heads").exists()
 
@@ -135,7 +136,7 @@ def test_out_naming_a_file_is_refused_and_the_file_kept(tmp_path):
 
 
 def test_it_writes_through_the_projects_atomic_writer(tmp_path, monkeypatch):
-    """One writer for every command (attention_workshop.build.atomic): all or nothing."""
+    """One writer for every command (attention_workshop.experiment.atomic): all or nothing."""
     seen = []
     monkeypatch.setattr(
         heads_cli.atomic,
@@ -167,11 +168,13 @@ def test_the_maths_layer_hands_over_to_the_build_in_one_import_only():
         for n in ast.walk(tree)
         if isinstance(n, (ast.Import, ast.ImportFrom))
     ]
-    assert imports == ["sys", "attention_workshop.build.heads_cli"]
+    assert imports == ["sys", "attention_workshop.experiment.heads_cli"]
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"][
         "importlinter"
     ]["contracts"]
-    edge = "attention_workshop.trained.__main__ -> attention_workshop.build.heads_cli"
+    edge = (
+        "attention_workshop.trained.__main__ -> attention_workshop.experiment.heads_cli"
+    )
     # a contract the edge cannot break (the model wheels' code unread) needs no exception
     assert all(c.get("ignore_imports", [edge]) == [edge] for c in contracts), contracts
     ignoring = {c["id"] for c in contracts if "ignore_imports" in c}

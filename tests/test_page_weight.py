@@ -1,4 +1,4 @@
-"""build/page_weight.py: what the bench counts for a page is what a browser fetches for it.
+"""workshop_site/page_weight.py: what the bench counts for a page is what a browser fetches for it.
 
 A small site made here, its bytes computed here with gzip; then the built site in Chromium: every
 file the browser fetches to show a page is among those counted.
@@ -10,7 +10,7 @@ import gzip
 
 import pytest
 
-from attention_workshop.build.page_weight import BUDGET, page_weight, site_weights
+from workshop_site.page_weight import BUDGET, page_weight, site_weights
 
 PAGE = """<html><head><link rel="stylesheet" href="../assets/site.css">
 <script type="module" src="../assets/app.js"></script></head>

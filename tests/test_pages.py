@@ -1,4 +1,4 @@
-"""build/pages.py: the run of a build (run once, claims verified, cached), where it came from, and the capture stamp."""
+"""workshop_site/pages.py: the run of a build (once, claims verified, cached), where it came from, the capture stamp."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import experiment, pages
-from attention_workshop.build.claims import ClaimError
+from attention_workshop.experiment import runner as experiment
+from workshop_site import pages
+from workshop_site.claims import ClaimError
 
 from .breaks import edit
 

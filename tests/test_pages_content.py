@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_2, step_by_step
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB
 
 from .references import simple, sqrt_dk, torch_attention, wired

@@ -6,7 +6,7 @@ down each rule on a fragment small enough to state the expected HTML in full.
 
 from __future__ import annotations
 
-from attention_workshop.build import print_page as pp
+from workshop_site import print_page as pp
 
 SLUGS = {"module-0": "module-0", "module-1": "module-1"}
 

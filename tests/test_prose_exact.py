@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-NOTATION = ROOT / "src/attention_workshop/build/notation.toml"
+NOTATION = ROOT / "src/workshop_site/notation.toml"
 QUESTIONS = ROOT / "src/attention_workshop/chapters/final_exam/questions.toml"
 
 

@@ -18,8 +18,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters.module_2 import DK_KEYS, DK_TRIALS, DK_VALUES
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import VOCAB, W_K_WIRED, W_Q_WIRED
 
 from .test_site import page_html, visible_text

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attention_workshop.build import claims
 from attention_workshop.chapters import real_heads as rh
+from workshop_site import claims
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"

@@ -17,15 +17,10 @@ import re
 import numpy as np
 import pytest
 
-from attention_workshop.build import (
-    head_figures,
-    real_heads_md,
-    real_heads_page,
-    real_heads_values,
-    site,
-)
-from attention_workshop.build.plotting import DARK, LIGHT, contrast
 from attention_workshop.chapters import real_heads as rh
+from attention_workshop.experiment import head_figures, real_heads_md, real_heads_page
+from attention_workshop.experiment.plotting import DARK, LIGHT, contrast
+from workshop_site import real_heads_values, site
 
 from .test_site import page_html, visible_text
 

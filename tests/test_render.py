@@ -1,4 +1,4 @@
-"""build/render.py: Markdown tables, results.log excerpts and page, figures with their text, package source.
+"""workshop_site/render.py: Markdown tables, results.log excerpts and page, figures with their text, package source.
 
 Excerpts are checked against the committed capture read from disk; figure summaries against
 PyTorch's numbers; the rendering itself against Markdown and HTML typed here.
@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.build import render
-from attention_workshop.build.experiment import SEED
 from attention_workshop.chapters import module_2
+from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_RIVER
+from workshop_site import render
 
 from .references import sqrt_dk, wired
 

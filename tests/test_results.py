@@ -1,11 +1,11 @@
-"""build/results.py: what a run holds, and how a page reads a section of it."""
+"""experiment/results.py: what a run holds, and how a page reads a section of it."""
 
 from __future__ import annotations
 
 import pytest
 
-from attention_workshop.build.results import Results, Span
 from attention_workshop.chapters import module_3
+from attention_workshop.experiment.results import Results, Span
 
 
 def _small() -> Results:

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.build import pages
 from attention_workshop.chapters import module_3
+from workshop_site import pages
 
 from .conftest import ROOT, build_site, copy_project
 from .references import wired
@@ -155,7 +155,7 @@ def test_the_results_log_page_numbers_every_line_with_an_anchor(built_site):
 
 def test_the_source_page_includes_the_experiment_file(built_site):
     source = (
-        ROOT / "src" / "attention_workshop" / "build" / "experiment.py"
+        ROOT / "src" / "attention_workshop" / "experiment" / "runner.py"
     ).read_text(encoding="utf-8")
     text = text_of(page_html(built_site, "source"))
     for line in source.splitlines():

@@ -1,4 +1,4 @@
-"""build/site.py, what the MkDocs hooks call: the values prose may quote, and the files the build adds.
+"""workshop_site/site.py, what the MkDocs hooks call: the values prose may quote, and the files the build adds.
 
 (The built site itself is tested in test_site.py.) Values are checked against the committed
 capture read from disk and GPT-2 small's published sizes, typed here.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import exam_page, inside_page, site
+from workshop_site import exam_page, inside_page, site
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURES = ROOT / "captures"
@@ -87,7 +87,7 @@ def test_a_file_written_twice_is_refused(served, monkeypatch):
 @pytest.mark.site
 def test_the_api_page_shows_a_docstrings_sphinx_roles_as_the_code_they_name(built_site):
     """hooks/docstrings.py: ":func:`run`" in a docstring is the code ``run`` on the page, never
-    the text ":func:" before it (the docstrings of build/site.py and build/experiment.py use roles)."""
+    the text ":func:" before it (the docstrings of workshop_site/site.py and experiment/runner.py use roles)."""
     page = (built_site / "api" / "index.html").read_text("utf-8")
     assert not re.search(r":(func|data|mod|class|meth|attr|exc|obj):<code>", page)
     assert "<code>generated_files</code>" in page

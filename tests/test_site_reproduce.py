@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import reproduce
+from workshop_site import reproduce
 
 from .test_numeric_env import _cpu_flags
 

@@ -5,7 +5,7 @@ One copy of the project builds once with the cache (so every kind of entry exist
 inputs), then gets one edit per kind of input at once: a page title another page prints
 (Module 0's, on the home and Reproducing pages and in the search index), prose, a snippet, a
 line-range include and a block include of two files, each package layer (the maths' core.py and
-toy.py, a chapter, a build module), a data file (build/notation.toml), a hook, mkdocs.yml, the
+toy.py, a chapter, a build module), a data file (workshop_site/notation.toml), a hook, mkdocs.yml, the
 theme overrides, a widget's JavaScript, the environment variables the pages show (SITE_URL,
 REPO_URL), and same-size edits with the old mtime put back (toy.py, notation.toml). It is then
 built with the cache and with ``FRESH=1``: the two sites must be identical. Last, one byte is
@@ -99,12 +99,12 @@ def _edit_everything(project: Path) -> None:
         "dot products (how much two words point one way):",
     )
     _replace(
-        src / "build" / "downloads.py",
+        src.parent / "workshop_site" / "downloads.py",
         "the package, as a wheel",
         "the package (a wheel)",
     )
     _replace(
-        src / "build" / "notation.toml",
+        src.parent / "workshop_site" / "notation.toml",
         "The sentence as a matrix",
         "The sentence as a Matrix",
         same_date=True,

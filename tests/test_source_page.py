@@ -1,4 +1,4 @@
-"""build/source_page.py: the modules the experiment imports, found by walking its imports."""
+"""workshop_site/source_page.py: the modules the experiment imports, found by walking its imports."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import source_page
+from workshop_site import source_page
 
 
 def test_the_walk_finds_exactly_what_python_imports_when_the_experiment_runs(tmp_path):
     """Run the command in a fresh interpreter and ask Python which package modules it loaded."""
     code = (
         "import sys, contextlib, io\n"
-        "import attention_workshop.experiment as e\n"
+        "import attention_workshop.experiment.cli as e\n"
         "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
         f"    e.main(['--out', {str(tmp_path)!r}])\n"
         "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] == 'attention_workshop')))\n"
@@ -27,7 +27,8 @@ def test_the_walk_finds_exactly_what_python_imports_when_the_experiment_runs(tmp
         check=True,
         timeout=300,
     ).stdout.split()
-    assert sorted(source_page.experiment_modules()) == out
+    # the command's own module runs as __main__ under `python -m`, not under its name
+    assert sorted(source_page.experiment_modules()) == sorted([*out, source_page.ENTRY])
 
 
 def test_the_layers_and_the_order():
@@ -38,10 +39,12 @@ def test_the_layers_and_the_order():
         "attention_workshop.core" in modules
         and "attention_workshop.chapters.module_3" in modules
     )
-    # the command opens the build's tabs; nothing the experiment does not run is shown
-    assert modules[layers.index("build")] == "attention_workshop.experiment"
+    # the command opens the experiment's tabs; nothing the experiment does not run is shown
+    assert (
+        modules[layers.index("experiment")] == "attention_workshop.experiment.__main__"
+    )
     assert "attention_workshop.trained" not in modules
-    assert "attention_workshop.build.render" not in modules
+    assert "workshop_site.render" not in modules
 
 
 def test_each_module_is_a_tab_holding_its_file():
@@ -51,7 +54,7 @@ def test_each_module_is_a_tab_holding_its_file():
     )
     assert '=== "core.py"' in text and '=== "\\_\\_init\\_\\_.py"' in text
     assert 'title="src/attention_workshop/core.py"' in text
-    with pytest.raises(ValueError, match="layers: maths, chapters, build"):
+    with pytest.raises(ValueError, match="layers: maths, chapters, experiment"):
         source_page.source_tabs("hooks")
 
 
@@ -68,7 +71,7 @@ def _page(blocks: dict[str, str]) -> str:
 def test_the_check_names_a_module_missing_or_stale():
     from pathlib import Path
 
-    root = Path(source_page.__file__).resolve().parents[3]
+    root = Path(source_page.__file__).resolve().parents[2]
     files = {
         source_page.relative(m): (root / source_page.relative(m)).read_text(
             encoding="utf-8"
@@ -102,7 +105,9 @@ def test_search_finds_the_source_pages_words_not_every_line_of_its_listings(buil
     }
     assert "whole program" in text["source/"]
     # a line only the listing of core.py holds (its code, not its docstring)
-    core = (Path(source_page.__file__).parent.parent / "core.py").read_text("utf-8")
+    core = (
+        Path(source_page.__file__).parents[1] / "attention_workshop" / "core.py"
+    ).read_text("utf-8")
     assert "np.exp(" in core
     assert "np.exp(" not in text["source/"]
     assert "np.exp(" in text["api/"] or "softmax" in text["api/"]

@@ -1,11 +1,16 @@
-"""build/sources.py: a page's exec fences and their snippets, and where a text is written."""
+"""experiment/sources.py: a page's exec fences and their snippets, and where a text is written."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from attention_workshop.build import sources
-from attention_workshop.build.sources import Fence, chapter_page, fences, where_written
+from attention_workshop.experiment import sources
+from attention_workshop.experiment.sources import (
+    Fence,
+    chapter_page,
+    fences,
+    where_written,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,5 +71,5 @@ def test_chapter_pages_follow_the_module_names():
         == "step-by-step.md"
     )
     assert chapter_page("attention_workshop.chapters.no_such_page") is None
-    assert chapter_page("attention_workshop.build.figures") is None
+    assert chapter_page("attention_workshop.experiment.figures") is None
     assert sources.DOCS == ROOT / "docs"

@@ -1,4 +1,4 @@
-"""build/takehome.py and build/reproduce.py: the locks and pins, the wheel (same commit, same bytes),
+"""workshop_site/takehome.py and workshop_site/reproduce.py: the locks and pins, the wheel (same commit, same bytes),
 the commands for each system and the scripts that run them, sizes."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.build import reproduce, takehome
+from workshop_site import reproduce, takehome
 
 LOCK = """# a lock
 numpy==2.4.6
@@ -124,7 +124,10 @@ def test_two_wheels_of_one_commit_are_the_same_bytes(tmp_path, monkeypatch):
         dates = {i.date_time for i in z.infolist()}
     # 1700000000 s after 1970 is 2023-11-14 22:13:20 UTC (zip keeps even seconds)
     assert dates == {(2023, 11, 14, 22, 13, 20)}
-    assert "attention_workshop/build/cli.py" in names
+    assert "attention_workshop/experiment/cli.py" in names
+    # the workshop alone: the site's build (workshop_site, hooks) is not shipped to readers
+    tops = {n.split("/")[0] for n in names if not n.startswith("attention_workshop-")}
+    assert tops == {"attention_workshop"}, tops
     assert "attention_workshop/chapters/final_exam/questions.toml" in names
     assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
 

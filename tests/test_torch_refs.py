@@ -1,4 +1,4 @@
-"""build/torch_refs.py: the PyTorch references measure real differences, and GPT-2's attention is GPT-2's.
+"""experiment/torch_refs.py: the PyTorch references measure real differences, and GPT-2's attention is GPT-2's.
 
 The references are checked against a second, independent PyTorch formulation (``F.linear`` and
 ``F.scaled_dot_product_attention``), and shown to report a difference when the package is wrong.
@@ -15,7 +15,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from attention_workshop.build import torch_refs
+from attention_workshop.experiment import torch_refs
 
 EPS = sys.float_info.epsilon
 

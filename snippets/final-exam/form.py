@@ -1,3 +1,3 @@
-from attention_workshop.build import exam_page
+from workshop_site import exam_page
 
 print(exam_page.form_html())

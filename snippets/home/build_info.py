@@ -1,6 +1,6 @@
 # Where this copy of the site came from: generated at every build.
-from attention_workshop.build.pages import build_info
-from attention_workshop.build.render import md_table
+from workshop_site.pages import build_info
+from workshop_site.render import md_table
 
 info = build_info()
 rows = [

@@ -1,5 +1,5 @@
 # One head of a trained model on its own sentence, beside the toy's random ones.
-from attention_workshop.build.real_heads_md import head_figure
+from attention_workshop.experiment.real_heads_md import head_figure
 
 print(
     head_figure(

@@ -1,5 +1,5 @@
 # The package's softmax, shown from its source.
 from attention_workshop import softmax
-from attention_workshop.build.render import python_source
+from workshop_site.render import python_source
 
 print(python_source(softmax))

@@ -1,4 +1,4 @@
 from attention_workshop import simple_attention
-from attention_workshop.build.render import python_source
+from workshop_site.render import python_source
 
 print(python_source(simple_attention))

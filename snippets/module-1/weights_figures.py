@@ -1,5 +1,5 @@
 # The weights of Module 1's attention on both sentences, as heatmaps.
-from attention_workshop.build.render import figure
+from workshop_site.render import figure
 
 for name, words in (
     ("simple-weights.svg", "river"),

@@ -1,5 +1,5 @@
-from attention_workshop.build.render import figure
 from attention_workshop.chapters.module_2 import DK_KEYS, DK_TRIALS
+from workshop_site.render import figure
 
 print(
     figure(

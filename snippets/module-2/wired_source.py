@@ -1,4 +1,4 @@
-from attention_workshop.build.render import python_source
 from attention_workshop.toy import wired_head
+from workshop_site.render import python_source
 
 print(python_source(wired_head))

@@ -1,4 +1,4 @@
-from attention_workshop.build.render import figure
+from workshop_site.render import figure
 
 print(
     figure(

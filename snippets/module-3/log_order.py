@@ -1,3 +1,3 @@
-from attention_workshop.build.render import log_excerpt
+from workshop_site.render import log_excerpt
 
 print(log_excerpt("order"))

@@ -1,4 +1,4 @@
-from attention_workshop.build import torch_refs
-from attention_workshop.build.render import python_source
+from attention_workshop.experiment import torch_refs
+from workshop_site.render import python_source
 
 print(python_source(torch_refs.torch_gpt2_attention))

@@ -1,4 +1,4 @@
-from attention_workshop.build.real_heads_md import bank_figure, bank_table
+from attention_workshop.experiment.real_heads_md import bank_figure, bank_table
 
 print(
     bank_figure(

@@ -1,4 +1,4 @@
 # How many heads each sentence puts in each class.
-from attention_workshop.build.real_heads_md import counts_table
+from attention_workshop.experiment.real_heads_md import counts_table
 
 print(counts_table())

@@ -1,4 +1,4 @@
 # For each ending, the heads that send "it" most to "animal" and to "street".
-from attention_workshop.build.real_heads_md import it_table
+from attention_workshop.experiment.real_heads_md import it_table
 
 print(it_table())

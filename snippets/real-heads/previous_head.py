@@ -1,4 +1,4 @@
-from attention_workshop.build.real_heads_md import head_figure
+from attention_workshop.experiment.real_heads_md import head_figure
 
 print(
     head_figure(

@@ -1,4 +1,4 @@
 # The commands that recreate this build's results.log and compare it with the site's, on this system.
-from attention_workshop.build.downloads import commands
+from workshop_site.downloads import commands
 
 print(commands("linux"))

@@ -1,4 +1,4 @@
 # Every download of the site, with its size as this build made it.
-from attention_workshop.build.downloads import table
+from workshop_site.downloads import table
 
 print(table())

@@ -1,4 +1,4 @@
 # The environment the committed capture was made in: its own first lines.
-from attention_workshop.build.pages import capture_header
+from workshop_site.pages import capture_header
 
 print(capture_header())

@@ -1,3 +1,3 @@
-from attention_workshop.build.render import log_page
+from workshop_site.render import log_page
 
 print(log_page())

@@ -1,6 +1,6 @@
 /* Real heads: the grid's rules and numbers, with no DOM.
  *
- * The data come from the build (attention_workshop.build.real_heads_page): index.json lists the
+ * The data come from the build (attention_workshop.experiment.real_heads_page): index.json lists the
  * sentences, the classes and the sizes; each sentence's JSON holds its tokens, every head's
  * weights in thousandths, and each head's class and score (as text) as the package measured them. Nothing
  * here measures a head again: these functions read the JSON, check it, and say how a head, a

@@ -7,9 +7,9 @@ states about a result ("every row sums to 1") with a test over that result; the 
 claims runner evaluates every claim at every build. A claim also says what its test checks
 (its :class:`Quantifier`: every element, the mean, ...) and which sentence of its page it
 backs, so the build can tell a sentence that says more than the claim checks
-(:mod:`attention_workshop.build.claim_sentences`).
+(:mod:`workshop_site.claim_sentences`).
 
-The context is given by the build (:mod:`attention_workshop.build.experiment`): it holds
+The context is given by the build (:mod:`attention_workshop.experiment.runner`): it holds
 the sentence of the run, collects the lines and the values the prose quotes, and carries
 the build's one number formatter and its PyTorch references. Chapters see them only
 through the protocols below, so a chapter never imports the build.
@@ -44,7 +44,7 @@ R = TypeVar("R")
 
 
 class Fmt(Protocol):
-    """The build's number formatter (:mod:`attention_workshop.build.fmt`)."""
+    """The build's number formatter (:mod:`attention_workshop.experiment.fmt`)."""
 
     def fixed(self, x: float, nd: int = 3) -> str: ...
     def num(self, x: float, nd: int = 3) -> str: ...
@@ -105,7 +105,7 @@ class Context(Protocol):
 
 
 class Quantifier(Enum):
-    """What a claim's test checks: which sentences it can back (:mod:`attention_workshop.build.claim_sentences`)."""
+    """What a claim's test checks: which sentences it can back (:mod:`workshop_site.claim_sentences`)."""
 
     EVERY = "every element"  # each row, every head, no word, in both sentences
     MEAN = "the mean"  # an average over the elements

@@ -13,7 +13,7 @@ differ, and no other:
   another figure, but never one past the bound the page promises.
 
 Every other line (every weight, score, count and table) must be the same everywhere.
-:mod:`attention_workshop.build.compare` reads these declarations when it compares two logs.
+:mod:`attention_workshop.experiment.compare` reads these declarations when it compares two logs.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ NumPy forward pass), classifies every head by measurement (:mod:`.measures`), an
 closer at three things: bank's vectors across the bank sentences, where "it" looks in the
 coreference pair, and a repeated phrase. :func:`facts` gathers it all as typed results and
 :data:`CLAIMS` tests what the page says about them. The page's text, figures and JSON are
-written by :mod:`attention_workshop.build.real_heads_page`.
+written by :mod:`attention_workshop.experiment.real_heads_page`.
 """
 
 from __future__ import annotations

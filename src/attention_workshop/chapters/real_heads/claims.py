@@ -1,6 +1,6 @@
 """What the "Real heads" page claims about all-MiniLM-L6-v2, each tested against :func:`.facts.facts`.
 
-The build checks every claim on every site build (:mod:`attention_workshop.build.claims`);
+The build checks every claim on every site build (:mod:`workshop_site.claims`);
 the page quotes the numbers behind them as ``{{ real_heads.* }}`` values.
 """
 

@@ -1,0 +1,4 @@
+# The experiment's modules, each in its own tab, read from its file.
+from workshop_site.source_page import source_tabs
+
+print(source_tabs("experiment"))

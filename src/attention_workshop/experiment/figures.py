@@ -1,0 +1,247 @@
+"""Deterministic SVG figures (no dates, no random ids) in the page's two colour schemes, and their CSV twins.
+
+Every figure is drawn twice, by :func:`themed`: ``name.svg`` in the light scheme's colours and
+``name-dark.svg`` (:func:`dark_name`) in the dark scheme's, both on a transparent background.
+:func:`workshop_site.render.figure` shows the one that matches the reader's scheme
+(Material's ``#only-light`` / ``#only-dark``) and links the light SVG and the CSV for download.
+To add a figure: write a function ``draw(palette) -> SVG text`` (see :mod:`.charts`), then
+``r.figures.update(themed("my-figure.svg", draw))`` and a CSV in ``r.tables["my-figure.csv"]``.
+
+:func:`draw` makes every figure of a run from the chapters' typed results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import partial
+
+import numpy as np
+
+from ..chapters import module_0, module_1, module_2, module_3, step_by_step
+from ..chapters.inside_the_model import TOY
+from ..chapters.layer_sizes import step_costs
+from ..gpt2 import GPT2
+from ..handcalc import K_CAT, WORDS
+from ..toy import AXES
+from . import cache, charts, charts_scale, charts_steps
+from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
+from .plotting import DARK, LIGHT, PALETTES, Palette
+from .results import Results
+
+__all__ = [
+    "Palette",
+    "LIGHT",
+    "DARK",
+    "PALETTES",
+    "dark_name",
+    "themed",
+    "draw",
+    "heatmap_svg",
+    "lines_svg",
+    "LABELLED_WORDS",
+    "table_csv",
+]
+
+
+def dark_name(name: str) -> str:
+    """The file name of a figure's dark-scheme twin: ``"sqrt-dk.svg"`` -> ``"sqrt-dk-dark.svg"``."""
+    stem, dot, ext = name.rpartition(".")
+    return f"{stem}-dark.{ext}" if dot else f"{name}-dark"
+
+
+def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
+    """A figure in both schemes: ``{name: light SVG, dark_name(name): dark SVG}``.
+
+    Args:
+        name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
+        draw_one: draws the figure in one palette and returns its SVG text.
+    """
+    # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs no Matplotlib
+    return {
+        name: cache.call(draw_one, LIGHT),
+        dark_name(name): cache.call(draw_one, DARK),
+    }
+
+
+def draw(r: Results) -> None:
+    """Add the run's figures (SVG, both schemes) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
+    _draw_modules_0_1(r)
+    _draw_modules_2_3(r)
+    _draw_step_by_step(r)
+    _draw_gpt2(r)
+    _draw_log_map(r)
+
+
+def _weights_csv(words: Sequence[str], w: np.ndarray) -> str:
+    return table_csv(["query", *words], [[q, *row] for q, row in zip(words, w)])
+
+
+def _draw_modules_0_1(r: Results) -> None:
+    """Modules 0 and 1: the words, softmax, bank's move, and the weights with nothing learned."""
+    voc, sm, simple = r[module_0.VOCABULARY], r[module_0.SOFTMAX], r[module_1.SIMPLE]
+    pts = {w: voc.points[w] for w in voc.plotted}
+    r.figures.update(themed("words.svg", partial(charts.word_arrows, pts, AXES[:2])))
+    r.tables["words.csv"] = table_csv(
+        ["word", *AXES[:2]], [[w, *xy] for w, xy in pts.items()]
+    )
+    cases = charts.softmax_cases(sm)
+    r.figures.update(themed("softmax.svg", partial(charts.softmax_bars, cases)))
+    r.tables["softmax.csv"] = table_csv(
+        ["scores", "weight_1", "weight_2", "weight_3"],
+        [[label, *ws] for label, _, ws, _ in cases],
+    )
+    moves = charts.bank_moves(simple)
+    r.figures.update(themed("bank-moves.svg", partial(charts.bank_arrows, moves)))
+    r.tables["bank-moves.csv"] = table_csv(
+        ["row", *AXES[:2]], [[name, *xy] for name, xy in moves]
+    )
+    for name, run in (
+        ("simple-weights.svg", simple.first),
+        ("simple-weights-money.svg", simple.contrast),
+    ):
+        title = f'Nothing learned, "{" ".join(run.sentence)}"'
+        r.figures.update(
+            themed(
+                name,
+                partial(heatmap_svg, run.weights, run.sentence, run.sentence, title),
+            )
+        )
+        r.tables[name.replace(".svg", ".csv")] = _weights_csv(run.sentence, run.weights)
+
+
+def _draw_modules_2_3(r: Results) -> None:
+    """Modules 2 and 3: the wired head with and without the mask, and sqrt(d_k)."""
+    words = r.sentence
+    wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
+    title = f'Wired head, "{" ".join(words)}"'
+    r.figures.update(
+        themed(
+            "wired-weights.svg",
+            partial(heatmap_svg, wired.weights, words, words, f"{title}, no mask"),
+        )
+    )
+    r.tables["wired-weights.csv"] = _weights_csv(words, wired.weights)
+    r.figures.update(
+        themed(
+            "wired-weights-causal.svg",
+            partial(
+                heatmap_svg,
+                causal.weights,
+                words,
+                words,
+                f"{title}, causal mask",
+                masked=causal.future,
+            ),
+        )
+    )
+    r.tables["wired-weights-causal.csv"] = _weights_csv(words, causal.weights)
+    series = {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled}
+    r.figures.update(
+        themed(
+            "sqrt-dk.svg",
+            partial(
+                lines_svg,
+                module_2.DK_VALUES,
+                series,
+                f"Largest softmax weight among {dk.keys} keys, averaged",
+                "d_k (log scale)",
+                "mean largest weight",
+            ),
+        )
+    )
+    rows = zip(module_2.DK_VALUES, dk.var_raw, dk.var_scaled, dk.max_raw, dk.max_scaled)
+    r.tables["sqrt-dk.csv"] = table_csv(
+        ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"],
+        [list(x) for x in rows],
+    )
+
+
+def _draw_step_by_step(r: Results) -> None:
+    """ "the cat sat": the keys and sat's query as arrows, and the weights with and without the mask."""
+    score = r[step_by_step.STEP_SUM].calc  # "sat", steps 1 to 4
+    keys = [(w, (float(k[0]), float(k[1]))) for w, k in zip(WORDS, K_CAT)]
+    q = (float(score.q[0]), float(score.q[1]))
+    draw_proj = partial(
+        charts_steps.projections,
+        keys,
+        q,
+        WORDS[score.query],
+        [float(x) for x in score.raw],
+    )
+    r.figures.update(themed("cat-sat-projections.svg", draw_proj))
+    r.tables["cat-sat-projections.csv"] = table_csv(
+        ["key", "k_1", "k_2", "q_1", "q_2", "q_dot_k"],
+        [[w, *k, *q, d] for (w, k), d in zip(keys, score.raw)],
+    )
+    runs = r[step_by_step.PRACTICE].runs
+    masked, unmasked = runs["base"].weights, runs["no_mask"].weights
+    r.figures.update(
+        themed(
+            "cat-sat-weights.svg",
+            partial(charts_steps.mask_bars, WORDS, unmasked, masked),
+        )
+    )
+    r.tables["cat-sat-weights.csv"] = table_csv(
+        ["query", "key", "no_mask", "causal_mask"],
+        [
+            [WORDS[i], WORDS[j], unmasked[i, j], masked[i, j]]
+            for i in range(len(WORDS))
+            for j in range(len(WORDS))
+        ],
+    )
+
+
+def _draw_gpt2(r: Results) -> None:
+    """Inside the model: GPT-2's matrices beside the toy's, to scale, and each step's FLOPs at full context."""
+    blocks = charts_scale.matrix_blocks(TOY, GPT2)
+    r.figures.update(themed("gpt2-blocks.svg", partial(charts_scale.blocks, blocks)))
+    r.tables["gpt2-blocks.csv"] = table_csv(
+        ["matrix", "rows", "columns", "numbers"],
+        [[name, rows, cols, rows * cols] for name, rows, cols, _ in blocks],
+    )
+    costs = step_costs(GPT2.n_ctx, GPT2)
+    bars = [(s.step.title, s.flops) for s in costs.steps]
+    r.figures.update(
+        themed("gpt2-flops.svg", partial(charts_scale.flop_bars, bars, GPT2.n_ctx))
+    )
+    r.tables["gpt2-flops.csv"] = table_csv(["step", "flops"], [list(b) for b in bars])
+
+
+#: The page of each chapter's sections, for the map of results.log.
+_PAGES = (
+    ("Module 0", module_0.SECTIONS),
+    ("Module 1", module_1.SECTIONS),
+    ("Module 2", module_2.SECTIONS),
+    ("Module 3", module_3.SECTIONS),
+    ("Step by step", step_by_step.SECTIONS),
+)
+
+
+def _draw_log_map(r: Results) -> None:
+    """results.log as a map: each section's lines, on the row of the page that quotes it."""
+    page_of = {s.key: page for page, sections in _PAGES for s in sections}
+    spans = [
+        (page_of.get(s.key, "other"), s.label, s.start, s.end)
+        for s in r.sections.values()
+    ]
+    pages = [p for p, _ in _PAGES if any(p == page for page, *_ in spans)]
+    draw_map = partial(charts_scale.log_map, spans, pages, len(r.lines))
+    r.figures.update(themed("log-map.svg", draw_map))
+    r.tables["log-map.csv"] = table_csv(
+        ["section", "page", "first_line", "last_line"],
+        [[label, page, a, b] for page, label, a, b in spans],
+    )
+
+
+def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A small CSV (comma-separated, ``\\n`` line ends, floats with 6 decimals)."""
+
+    def cell(v: object) -> str:
+        if isinstance(v, (float, np.floating)):
+            return f"{float(v):.6f}"
+        s = str(v)
+        return '"' + s.replace('"', '""') + '"' if "," in s or '"' in s else s
+
+    return "".join(
+        ",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows]
+    )

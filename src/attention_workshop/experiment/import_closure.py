@@ -1,0 +1,88 @@
+"""The one import walker: which modules under ``src/`` a module imports, transitively, read from their files.
+
+:func:`modules` walks the syntax trees (it never imports): a module, every package module it
+imports anywhere in its text (inside functions and ``if TYPE_CHECKING:`` blocks too: more
+than runs, never less), and the ``__init__`` of every package on the way. It follows every
+module found under the folder it is given (``src/``: the workshop, and the site's build for a
+result the site caches), and nothing installed elsewhere. The Source page
+shows the experiment's modules with it (:mod:`.source_page`); the cache keys a result on the
+bytes of its function's modules with it (:mod:`.cache`).
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from pathlib import Path
+
+__all__ = ["PACKAGE", "module_path", "modules", "files"]
+
+PACKAGE = "attention_workshop"
+#: A file's direct imports, by the sha256 of its bytes and its module's name (pure: kept).
+_DIRECT: dict[tuple[bytes, str], frozenset[str]] = {}
+
+
+def module_path(name: str, root: Path) -> Path | None:
+    """The file of a package module (``__init__.py`` for a subpackage), or None if there is none.
+    ``root`` is the folder that holds the package (``src/``)."""
+    base = root.joinpath(*name.split("."))
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _direct(module: str, path: Path, root: Path) -> frozenset[str]:
+    """The package modules one module's text imports (``from . import figures`` a module,
+    ``from .core import softmax`` the module ``core``)."""
+    data = path.read_bytes()
+    key = (hashlib.sha256(data).digest(), module)
+    if key in _DIRECT:
+        return _DIRECT[key]
+    here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(data)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here
+            for _ in range(node.level - 1):
+                base = base.rpartition(".")[0]
+            if node.level == 0:
+                base = node.module or ""
+            elif node.module:
+                base = f"{base}.{node.module}"
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    out = frozenset(m for m in found if module_path(m, root) is not None)
+    _DIRECT[key] = out
+    return out
+
+
+def modules(entry: str, root: Path) -> set[str]:
+    """``entry`` and every package module it imports, transitively, with the packages on the way
+    (importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first)."""
+    seen: set[str] = set()
+    todo = [entry]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        parts = module.split(".")
+        todo.extend(".".join(parts[:n]) for n in range(1, len(parts)))
+        path = module_path(module, root)
+        if path is None:
+            raise ValueError(f"{module} is not a module of {root}")
+        todo.extend(_direct(module, path, root))
+    return seen
+
+
+def files(entries: tuple[str, ...], root: Path) -> set[Path]:
+    """The files of ``entries`` and of every package module they import."""
+    return {
+        p
+        for entry in entries
+        for m in modules(entry, root)
+        if (p := module_path(m, root)) is not None
+    }

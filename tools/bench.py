@@ -1,0 +1,232 @@
+"""``make bench``: timing and weight figures, each with its spread, its floor and its target.
+
+Speed is measured here and printed, never asserted by tests. Every figure is several runs
+(``BENCH_RUNS``, 5 by default) shown as min / median / max; builds and the command line run
+as fresh processes (``bench_build.py``), the preview as a served copy of the project edited
+on disk (``bench_serve.py``). A build is set beside its floors (the same Markdown built by
+bare Material, and by the site's configuration without hooks or exec) as a ratio of medians.
+
+Each figure has a target a little above its median as measured when the target was set
+(:data:`TARGETS`: 1.2x): a median above its target prints ``REGRESSED``. Where issue 14 set
+a goal (serve latency, the cached build's ratio, the page budget) the goal's verdict is printed
+too. The figures go to ``bench.json`` (git-ignored) for comparison between commits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import bench_serve
+import numpy as np
+from bench_build import ROOT, Run, build_command, floor_configs, timed
+
+from attention_workshop.core import attention
+from attention_workshop.experiment.runner import MAX_WORDS
+from attention_workshop.toy import SENT_RIVER
+from workshop_site import page_weight
+
+#: Medians measured when the targets were set (2-core shared machine; the build and serve figures
+#: on 2026-12-01, after the serve work of issue 14); target = 1.2 x these.
+TARGETS: dict[str, float] = {
+    "experiment.run() in process (s)": 2.8,
+    "attention(), T = 1024, d = 64, causal (s)": 0.09,
+    "experiment CLI, 32 words: peak memory (MiB)": 320,
+    "experiment CLI, 32 words (s)": 6.7,
+    "build, cold (FRESH=1: nothing read from the cache) (s)": 13.5,
+    "build, warm cache (s)": 1.93,
+    "build, cold: peak memory (MiB)": 575,
+    "build, warm cache: peak memory (MiB)": 105,
+    "ratio: cached build / cold build": 0.15,
+    "serve: prose edit -> page served (s)": 0.62,
+    "serve: snippet edit -> page served (s)": 0.74,
+    "serve: package edit -> page served (s)": 1.95,
+    "heaviest page, cold cache (KB)": 488,
+}
+#: Issue 14's goals: figure -> the most it may be.
+GOALS = {
+    "serve: prose edit -> page served (s)": 1.0,
+    "serve: snippet edit -> page served (s)": 1.5,
+    "serve: package edit -> page served (s)": 2.5,
+    "ratio: cached build / cold build": 0.5,
+    "heaviest page, cold cache (KB)": page_weight.BUDGET / 1000,
+}
+_ROWS: dict[str, dict[str, float | str]] = {}
+
+
+def _runs() -> int:
+    return max(1, int(os.environ.get("BENCH_RUNS", "5")))
+
+
+def _verdict(name: str, median: float) -> str:
+    out = []
+    if name in TARGETS:
+        target = 1.2 * TARGETS[name]
+        out.append(
+            f"target {target:.3g}: " + ("ok" if median <= target else "REGRESSED")
+        )
+    if name in GOALS:
+        out.append(
+            f"goal {GOALS[name]:g}: " + ("met" if median <= GOALS[name] else "NOT MET")
+        )
+    return "  ".join(out)
+
+
+def report(name: str, values: list[float], floor: float | None = None) -> None:
+    """Print ``name``'s min / median / max (and its ratio to ``floor``), keep it for bench.json."""
+    lo, med, hi = min(values), statistics.median(values), max(values)
+    ratio = f"  {med / floor:5.2f}x floor" if floor else ""
+    print(
+        f"{name:<52} {lo:9.3f} {med:9.3f} {hi:9.3f}{ratio}  {_verdict(name, med)}".rstrip()
+    )
+    _ROWS[name] = {"min": lo, "median": med, "max": hi, "runs": len(values)}
+    if floor:
+        _ROWS[name]["ratio_to_floor"] = med / floor
+
+
+def _in_process(fn: Callable[[], object], runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def _env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "FRESH"}
+    env |= {"NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", **extra}
+    env.setdefault("ATEN_CPU_CAPABILITY", "default")
+    env.setdefault("SOURCE_DATE_EPOCH", "1700000000")
+    return env
+
+
+def _builds(runs: int, tmp: Path) -> dict[str, list[Run]]:
+    """Cold (FRESH=1), cached, and the two floors, in turn (A B C D A B C D ...)."""
+    floors_dir, floors = floor_configs()
+    py = sys.executable
+    kinds: dict[str, tuple[list[str], dict[str, str], Path]] = {
+        "build, cold (FRESH=1: nothing read from the cache)": (
+            build_command(py, tmp / "cold"),
+            _env(FRESH="1"),
+            ROOT,
+        ),
+        "build, warm cache": (build_command(py, tmp / "warm"), _env(), ROOT),
+    }
+    for name, config in floors.items():
+        kinds[name] = (
+            build_command(py, tmp / "floor", config, strict=False),
+            _env(),
+            floors_dir,
+        )
+    out: dict[str, list[Run]] = {name: [] for name in kinds}
+    try:
+        for n in range(runs + 1):
+            for name, (cmd, env, cwd) in kinds.items():
+                run = timed(cmd, env, cwd, log=tmp / "build.log")
+                if run.code:
+                    log = (tmp / "build.log").read_text(errors="replace")[-3000:]
+                    raise SystemExit(f"{name} failed (exit {run.code}):\n{log}")
+                if n:  # the first round is a warm-up
+                    out[name].append(run)
+    finally:
+        shutil.rmtree(floors_dir, ignore_errors=True)
+    return out
+
+
+def build_figures(runs: int, tmp: Path) -> None:
+    """Cold and cached builds beside their floors; memory; the ratios issue 14 asks for."""
+    b = _builds(runs, tmp)
+    med = {k: statistics.median(r.seconds for r in v) for k, v in b.items()}
+    floor = med["floor: same Markdown, no hooks, no exec"]
+    for name, rs in b.items():
+        report(f"{name} (s)", [r.seconds for r in rs], floor)
+    cold, warm, no_exec = list(b)[:3]
+    report("build, cold: peak memory (MiB)", [r.peak_mib for r in b[cold]])
+    report("build, warm cache: peak memory (MiB)", [r.peak_mib for r in b[warm]])
+    report(
+        "ratio: cached build / cold build",
+        [w.seconds / c.seconds for w, c in zip(b[warm], b[cold])],
+    )
+    report(
+        "ratio: cold build / floor (no hooks, no exec)",
+        [c.seconds / f.seconds for c, f in zip(b[cold], b[no_exec])],
+    )
+
+
+def serve_figures(runs: int) -> None:
+    """Seconds from saving each kind of edit in a served copy to the page showing it."""
+    latency = bench_serve.serve_latency(ROOT, _env(), runs)
+    for edit, times in latency.items():
+        kind = edit.split(" (")[0]
+        report(f"serve: {kind} -> page served (s)", times)
+
+
+def cli_memory(runs: int) -> None:
+    """The experiment's command line on a sentence of ``MAX_WORDS`` words: its peak memory."""
+    words = " ".join(SENT_RIVER[n % len(SENT_RIVER)] for n in range(MAX_WORDS))
+    rs = []
+    with tempfile.TemporaryDirectory(prefix="bench-cli-") as out:
+        for n in range(runs):
+            cmd = [sys.executable, "-m", "attention_workshop.experiment"]
+            run = timed([*cmd, "--out", f"{out}/{n}", "--sentence", words], _env())
+            if run.code:
+                raise SystemExit(f"the experiment's CLI failed (exit {run.code})")
+            rs.append(run)
+    report(
+        f"experiment CLI, {MAX_WORDS} words: peak memory (MiB)",
+        [r.peak_mib for r in rs],
+    )
+    report(f"experiment CLI, {MAX_WORDS} words (s)", [r.seconds for r in rs])
+
+
+def weight_figures(site: Path) -> None:
+    """Every page's bytes with a cold cache, against the budget."""
+    weights = page_weight.site_weights(site)
+    budget = page_weight.BUDGET
+    print(
+        f"\nbytes per page, transferred with a cold cache (budget {budget / 1000:g} KB):"
+    )
+    for w in weights:
+        verdict = "ok" if w.total <= budget else "OVER BUDGET"
+        print(f"  {w.page:<40} {w.total / 1000:9.1f} KB  {verdict}")
+        _ROWS[f"page: {w.page} (KB)"] = {"median": w.total / 1000}
+    report("heaviest page, cold cache (KB)", [weights[0].total / 1000])
+
+
+def main() -> int:
+    runs = _runs()
+    rng = np.random.default_rng(0)
+    print(f"attention-workshop bench: {runs} runs per figure; {os.cpu_count()} CPUs")
+    print(f"{'figure':<52} {'min':>9} {'median':>9} {'max':>9}")
+    from attention_workshop.experiment.runner import run
+
+    report("experiment.run() in process (s)", _in_process(run, runs))
+    X = rng.standard_normal((1024, 64))
+    W = [rng.standard_normal((64, 64)) for _ in range(3)]
+    report(
+        "attention(), T = 1024, d = 64, causal (s)",
+        _in_process(lambda: attention(X, W[0], W[1], W[2], causal=True), runs),
+    )
+    cli_memory(max(2, runs // 2))
+    with tempfile.TemporaryDirectory(prefix="bench-build-") as tmp:
+        build_figures(runs, Path(tmp))
+        serve_figures(max(2, runs - 2))
+        weight_figures(Path(tmp) / "warm")
+    (ROOT / "bench.json").write_text(json.dumps(_ROWS, indent=1, sort_keys=True) + "\n")
+    print("\nwritten: bench.json")
+    regressed = [
+        n for n, r in _ROWS.items() if "REGRESSED" in _verdict(n, float(r["median"]))
+    ]
+    return 1 if regressed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
