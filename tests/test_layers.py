@@ -275,3 +275,38 @@ def test_the_size_checks_can_fail(tmp_path):
     assert long_files([path], MODULE_LINES) == [f"{path}: {MODULE_LINES + 1} lines"]
     path.write_text("pass\n" * MODULE_LINES)
     assert long_files([path], MODULE_LINES) == []
+
+
+def top_level_package_imports(path: Path) -> list[str]:
+    """``path:line`` of each import of the workshop or the site's build at a module's top level."""
+    out = []
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        names = (
+            [a.name for a in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom) and node.level == 0
+            else []
+        )
+        if any(
+            n.split(".")[0] in ("attention_workshop", "workshop_site") for n in names
+        ):
+            out.append(f"{path.name}:{node.lineno}")
+    return out
+
+
+def test_no_hook_imports_the_packages_at_its_top(tmp_path):
+    """MkDocs loads a hook once per process: a package module imported at its top would be the
+    first build's under ``mkdocs serve``. Hooks import inside their functions, after
+    ``_workshop_common.fresh_pages`` has dropped the packages; a hook written otherwise is caught."""
+    found = [
+        hit
+        for path in sorted((ROOT / "hooks").glob("*.py"))
+        for hit in top_level_package_imports(path)
+    ]
+    assert not found, f"import these inside the hook's functions: {found}"
+    broken = tmp_path / "hook.py"
+    broken.write_text(
+        "from workshop_site import site\n\n\ndef on_config(c):\n    return c\n"
+    )
+    assert top_level_package_imports(broken) == ["hook.py:1"]
