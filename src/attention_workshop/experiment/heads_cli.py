@@ -1,12 +1,15 @@
 """One sentence's heads, from the command line: ``python -m attention_workshop.trained --sentence "..."
 --out DIR`` (also installed as ``attention-workshop-heads``).
 
-It runs the sentence through all-MiniLM-L6-v2 (the package's own forward pass, offline),
-classifies every head as the "Real heads" page does, and writes three files: ``heads.md``
-(the table of classes, as on the page), ``heads.csv`` (every head's class, score and six
-measures) and ``grid.svg`` (every head at once, in the light scheme's colours on a transparent
-background, like the SVGs the site offers for download). Bad input or a missing model gives one line
-on stderr and a non-zero exit, and nothing is written.
+It runs the sentence through a trained model (the package's own forward pass, offline):
+all-MiniLM-L6-v2 by default, or SmolLM2-135M-Instruct with ``--model smollm``. It classifies
+every head as the "Real heads" page does (for the causal model, with the classes that fit one:
+:mod:`.smollm_heads`) and writes three files: ``heads.md`` (the table of classes, as on the
+page; for SmolLM2 also the next token it predicts), ``heads.csv`` (every head's class, score and
+six measures) and ``grid.svg`` (every head at once, in the light scheme's colours on a
+transparent background, like the SVGs the site offers for download). Bad input or a missing
+model gives one line on stderr and a non-zero exit, and nothing is written; the sentence is
+checked before the model loads.
 """
 
 from __future__ import annotations
@@ -20,30 +23,36 @@ from pathlib import Path
 
 import numpy as np
 
+from ..causal import MissingModelError as MissingSmolLM
+from ..causal import SmolLM, load_smollm
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Heads, Sentence
 from ..trained import MiniLM, MissingModelError, load_minilm
-from . import atomic, fmt
+from . import atomic, fmt, smollm_heads
 from .head_figures import SHORT
 from .plotting import LIGHT
 from .real_heads_md import class_table
 from .real_heads_page import classes_csv, grid_figure
 
-__all__ = ["FILES", "check_sentence", "files_for", "main"]
+__all__ = ["FILES", "MODELS", "check_sentence", "files_for", "main"]
 
 #: The files the command writes, in the order it lists them.
 FILES = ("heads.md", "heads.csv", "grid.svg")
+#: The models ``--model`` takes: the most words a sentence may have for each (every word is at
+#: least one token; MiniLM adds [CLS] and [SEP], SmolLM2 adds nothing).
+MODELS: dict[str, int] = {"minilm": MiniLM.MAX_TOKENS - 2, "smollm": SmolLM.MAX_TOKENS}
 #: Control characters a sentence may hold: the whitespace ones (XML and Markdown take them).
 _WHITESPACE = "\t\n\r"
 
 
-def check_sentence(text: str) -> str:
-    """``text`` if the command can read it, checked before the model loads.
+def check_sentence(text: str, model: str = "minilm") -> str:
+    """``text`` if the command can read it with ``model`` (a key of :data:`MODELS`), checked
+    before the model loads.
 
     Raises:
         ValueError: the sentence is not UTF-8 text (an argument the shell could not decode),
-            holds a control character (ESC, BEL...) that no SVG or Markdown file can carry, is
-            blank, or has more words than the model takes tokens.
+            holds a control character (ESC, BEL...) that no SVG or Markdown file can carry, has
+            no visible character, or has more words than the model takes tokens.
     """
     bad = next((c for c in text if 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
@@ -65,12 +74,12 @@ def check_sentence(text: str) -> str:
             f"the sentence holds the control character U+{ord(bad):04X}, which no file "
             "can show: leave it out"
         )
-    if not text.strip():
+    if not any(c.isprintable() and not c.isspace() for c in text):
         raise ValueError(
             'give a sentence with at least one word: --sentence "The bank of the river."'
         )
     words = len(text.split())
-    limit = MiniLM.MAX_TOKENS - 2  # [CLS] and [SEP]; every word is at least one token
+    limit = MODELS[model]
     if words > limit:
         raise ValueError(
             f"the sentence has {words} words; the model reads at most {limit}: shorten it"
@@ -109,17 +118,38 @@ def files_for(h: Heads) -> dict[str, str]:
     }
 
 
+def _files(model: str, sentence: str) -> dict[str, str]:
+    """The files for a checked sentence, by ``model``: the model loaded, run and measured."""
+    if model == "smollm":
+        return smollm_heads.files_for(smollm_heads.run(load_smollm(), sentence))
+    out = load_minilm(np.float64)(sentence)
+    return files_for(rh.measure(Sentence("yours", sentence, "your sentence"), out))
+
+
 def _parser() -> argparse.ArgumentParser:
     invoked = Path(sys.argv[0]).name
     parser = argparse.ArgumentParser(
         prog="python -m attention_workshop.trained"
         if invoked in ("trained", "__main__.py")
         else invoked,
-        description="Classify every head of all-MiniLM-L6-v2 on one sentence, offline, and "
+        description="Classify every head of a trained model on one sentence, offline, and "
         "write the table of classes (heads.md, heads.csv) and the grid of heads (grid.svg).",
+        epilog="With --model smollm, heads.md also gives the five likeliest next tokens, and "
+        "the classes are those that fit a causal head: previous token, self, first token "
+        "(the attention sink), duplicate token and induction (when a token repeats), broad "
+        "and other. The sentence is checked before the model loads.",
     )
     parser.add_argument(
         "--sentence", help='the sentence, e.g. "The bank of the river."'
+    )
+    parser.add_argument(
+        "--model",
+        choices=tuple(MODELS),
+        default="minilm",
+        help="minilm: all-MiniLM-L6-v2, 6 layers of 12 heads, reading both ways (the "
+        "default); smollm: SmolLM2-135M-Instruct, a causal language model, 30 layers of 9 "
+        f"heads. Each reads at most {SmolLM.MAX_TOKENS} tokens (MiniLM's [CLS] and [SEP] "
+        f"included): at most {MODELS['minilm']} words for minilm, {MODELS['smollm']} for smollm",
     )
     parser.add_argument(
         "--out", default="heads", help="folder to write into (default: heads)"
@@ -134,7 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sentence is None:
         parser.exit(2, 'error: give a sentence: --sentence "The bank of the river."\n')
     try:
-        check_sentence(args.sentence)
+        check_sentence(args.sentence, args.model)
     except ValueError as err:
         parser.exit(2, f"error: {err}\n")
     try:
@@ -142,13 +172,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except atomic.OutDirError as err:
         parser.exit(2, f"error: --out {args.out}: {err}\n")
     try:
-        model = load_minilm(np.float64)
-        out = model(args.sentence)
-    except (MissingModelError, ModuleNotFoundError, ValueError) as err:
+        files = _files(args.model, args.sentence)
+    except (MissingModelError, MissingSmolLM, ModuleNotFoundError, ValueError) as err:
         parser.exit(2, f"error: {err}\n")
-    h = rh.measure(Sentence("yours", args.sentence, "your sentence"), out)
     try:
-        written = atomic.write_all(files_for(h), args.out)
+        written = atomic.write_all(files, args.out)
     except atomic.OutDirError as err:
         parser.exit(2, f"error: --out {args.out}: {err}\n")
     except OSError as err:
