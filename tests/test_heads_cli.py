@@ -45,7 +45,7 @@ def test_python_m_trained_writes_the_table_and_the_grid(tmp_path):
     assert sorted(p.name for p in out.iterdir()) == sorted(heads_cli.FILES)
     att = np.asarray(load_minilm(np.float64)(SENTENCE).attentions)  # (L, H, T, T)
     rows = list(csv.reader(io.StringIO((out / "heads.csv").read_text())))
-    assert rows[0] == ["layer", "head", "class", "score", *rh.MEASURES]
+    assert rows[0] == ["layer", "head", "class", "score", *rh.MEASURES, "score_is"]
     assert len(rows) == 1 + 72
     for row in rows[1:]:
         layer, head = int(row[0]) - 1, int(row[1]) - 1
@@ -55,6 +55,7 @@ def test_python_m_trained_writes_the_table_and_the_grid(tmp_path):
         cls = sum(A[i, 0] for i in range(T)) / T
         assert abs(float(row[4]) - previous) < 1e-6 and abs(float(row[7]) - cls) < 1e-6
     assert rows[3][2] == "previous token", "layer 1, head 3 is the previous-token head"
+    assert rows[3][-1] == "share", "a previous-token head's score is its share"
     md = (out / "heads.md").read_text()
     assert SENTENCE in md and "| layer 1 | " in md and md.count("| layer ") == 6
     svg = (out / "grid.svg").read_text()

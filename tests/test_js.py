@@ -143,6 +143,18 @@ def real_heads_cases() -> dict:
                     [real_heads.LABELS[h.classes[layer][n]] for n in range(H)]
                     for layer in range(L)
                 ],
+                # what each head's number measures, written here from the class: the share of
+                # its place, a broad head's normalised entropy, an other head's largest share
+                "numbers": [
+                    [
+                        {"broad": "normalised entropy", "other": "largest share"}.get(
+                            h.classes[layer][n], "share"
+                        )
+                        + f" {h.score[layer, n]:.2f}"
+                        for n in range(H)
+                    ]
+                    for layer in range(L)
+                ],
                 "weights": h.attentions.tolist(),
             }
         )

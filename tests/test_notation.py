@@ -191,3 +191,16 @@ def test_the_pages_carry_the_hover_definitions(built_site):
     m0 = (built_site / "module-0" / "index.html").read_text(encoding="utf-8")
     meaning = next(e.meaning for e in notation.entries() if e.term == "softmax")
     assert f'<abbr title="{html.escape(meaning)}">softmax</abbr>' in m0
+
+
+def test_real_heads_terms_are_in_the_table_with_their_page():
+    """Cosine similarity and the normalised entropy (issue 21, point 6) are listed, introduced on
+    Real heads, and each meaning names what its formula divides by."""
+    table = notation.table()
+    for term, anchor, divides in (
+        ("cosine similarity", "bank", "divided by both their lengths"),
+        ("normalised entropy", "classes", "divided by ln T"),
+    ):
+        row = next(r for r in table.splitlines() if r.startswith(f"| *{term}* |"))
+        assert f"[Real heads](real-heads.md#{anchor})" in row, row
+        assert divides in row, row

@@ -156,6 +156,34 @@ def test_banks_cosines_match_transformers_hidden_states(facts, bert):
     )
 
 
+def test_the_baseline_is_bank_against_each_unrelated_noun_by_transformers(facts, bert):
+    """Every bank sentence's bank against every unrelated noun (in its own sentence), at every
+    depth, from transformers' hidden states and a cosine written out here."""
+    i = bert[rh.BANK[0]]["tokens"].index("bank")
+    words = [
+        ("tired", "animal"),
+        ("tired", "street"),
+        ("repeat", "cat"),
+        ("repeat", "mat"),
+        ("long", "winter"),
+        ("long", "people"),
+        ("long", "village"),
+        ("long", "bread"),
+    ]
+    assert list(rh.UNRELATED) == words
+    assert facts.bank.unrelated.shape == (7, 3 * len(words))
+    for n in range(7):
+        want = [
+            cos(
+                bert[b]["hidden"][n, i].tolist(),
+                bert[k]["hidden"][n, bert[k]["tokens"].index(w)].tolist(),
+            )
+            for b in ("river", "savings", "shore")
+            for k, w in words
+        ]
+        assert np.allclose(facts.bank.unrelated[n], want, rtol=0, atol=TOL), n
+
+
 def test_where_it_looks_matches_transformers(facts, bert):
     for ending in rh.IT_ENDINGS:
         ref = bert[ending]
@@ -429,6 +457,21 @@ BREAKS = [
             f,
             bank=dataclasses.replace(
                 f.bank, senses=np.where(np.arange(7) == 3, 0.5, f.bank.senses)
+            ),
+        ),
+    ),
+    (
+        "real_heads.bank_above_unrelated",
+        "after the last layer, one unrelated word as close to bank as its other sense",
+        lambda f: dataclasses.replace(
+            f,
+            bank=dataclasses.replace(
+                f.bank,
+                unrelated=np.where(
+                    (np.arange(7)[:, None] == 6) & (np.arange(24) == 5),
+                    f.bank.senses[6],
+                    f.bank.unrelated,
+                ),
             ),
         ),
     ),

@@ -25,6 +25,10 @@ from workshop_site import real_heads_values, site
 from .test_site import page_html, visible_text
 
 DIR = "generated/real-heads"
+#: What the number under a head is, by its class, as the grid names it (a place's share otherwise).
+NUMBER = {"broad": "entropy", "other": "max"} | dict.fromkeys(
+    ("previous", "next", "self", "cls", "sep"), "share"
+)
 
 
 @pytest.fixture(scope="module")
@@ -95,15 +99,27 @@ def test_the_grid_has_every_head_with_its_class_and_score(facts, files):
     for h in facts.heads:
         svg = files[real_heads_page.grid_file(h.sentence.key)]
         assert svg.count('<rect class="cell-bg"') == 72
-        labels = re.findall(r'text-anchor="middle">([a-zA-Z]+ \d\.\d\d)</text>', svg)
+        # three lines under each head: its class, what its number is, the number
+        labels = re.findall(
+            r'text-anchor="middle">([a-zA-Z]+)</text>'
+            r'<text [^>]+ text-anchor="middle">([a-z]+)</text>'
+            r'<text [^>]+ text-anchor="middle">(\d\.\d\d)</text>',
+            svg,
+        )
         want = [
-            f"{head_figures.SHORT[h.classes[layer][n]]} {h.score[layer, n]:.2f}"
+            (
+                head_figures.SHORT[h.classes[layer][n]],
+                NUMBER[h.classes[layer][n]],
+                f"{h.score[layer, n]:.2f}",
+            )
             for layer in range(6)
             for n in range(12)
         ]
         assert labels == want, h.sentence.key
         desc = re.search(r"<desc>(.*?)</desc>", svg).group(1)
         assert f"[CLS] {h.count('cls')}" in desc and h.sentence.text in desc
+        # the key under the grid says what each number is
+        assert "max (other): the largest share any place gets" in svg
 
 
 def test_a_large_head_prints_every_weight_of_its_csv(facts, files):
@@ -119,14 +135,36 @@ def test_a_large_head_prints_every_weight_of_its_csv(facts, files):
         assert sorted(printed) == sorted(want), name
 
 
+def _baseline(f: rh.RealHeads, n: int) -> list[float]:
+    """bank against each unrelated noun after ``n`` layers, from the measured hidden states."""
+    i = f.bank.position
+    out = []
+    for b in ("river", "savings", "shore"):
+        a = f.sentence(b).hidden[n, i]
+        for key, word in rh.UNRELATED:
+            h = f.sentence(key)
+            w = h.hidden[n, h.tokens.index(word)]
+            out.append(float(np.dot(a, w) / math.sqrt(np.dot(a, a) * np.dot(w, w))))
+    return out
+
+
 def test_the_bank_chart_and_its_csv_hold_the_cosines(facts, files):
     rows = _csv(files[f"{DIR}/bank-cosine.csv"])
-    assert rows[0] == ["layer", "river_vs_savings", "river_vs_river"]
+    assert rows[0] == [
+        "layer",
+        "river_vs_savings",
+        "river_vs_river",
+        "unrelated_mean",
+        "unrelated_largest",
+    ]
     for n, row in enumerate(rows[1:]):
+        base = _baseline(facts, n)
         assert row == [
             str(n),
             f"{facts.bank.senses[n]:.6f}",
             f"{facts.bank.same[n]:.6f}",
+            f"{sum(base) / len(base):.6f}",
+            f"{max(base):.6f}",
         ]
     assert f"6 -&gt; {facts.bank.senses[6]:.3f}" in files[f"{DIR}/bank-cosine.svg"]
 
@@ -227,6 +265,18 @@ def test_values_are_the_packages_numbers(facts):
         and v["copy_runner_up"] == f"{share[-2]:.2f}"
     )
     assert v["copy_tokens"] == "12"
+    # the baseline: 3 banks by 8 unrelated nouns
+    assert (v["unrelated_n"], v["unrelated_pairs"]) == ("8", "24")
+    assert v["unrelated_words"] == (
+        "animal, street, cat, mat, winter, people, village and bread"
+    )
+    after_1, last = _baseline(facts, 1), _baseline(facts, 6)
+    assert v["unrelated_mean_1"] == f"{sum(after_1) / 24:.3f}"
+    assert v["unrelated_mean_last"] == f"{sum(last) / 24:.3f}"
+    assert (
+        v["unrelated_max"]
+        == f"{max(max(_baseline(facts, n)) for n in range(1, 7)):.3f}"
+    )
 
 
 # ---------------------------------------------------------------- Markdown and HTML
@@ -238,7 +288,10 @@ def test_the_tables_state_the_packages_counts_and_heads(facts):
         cells = [c.strip() for c in line.strip("|").split("|")]
         assert cells[1:] == [str(h.count(c)) for c in rh.CLASSES], line
     table = real_heads_md.class_table(facts.heads[0])
-    assert "| layer 1 | broad 0.89 | broad 0.88 | prev 1.00 |" in table
+    assert (
+        "| layer 1 | broad<br>entropy 0.89 | broad<br>entropy 0.88 | prev<br>share 1.00 |"
+        in table
+    )
     sentences = real_heads_md.sentences_table()
     assert all(f"| {len(h.tokens)} |" in sentences for h in facts.heads)
     it = real_heads_md.it_table()
@@ -296,7 +349,15 @@ def test_the_pages_numbers_are_the_packages(built_site, facts):
     assert "Apache License 2.0" in html and "Nils Reimers" in html
     assert 'href="../step-by-step/#step-5-causal-mask"' in html
     assert 'href="../module-3/#the-causal-mask"' in html
-    assert "<math" not in html, "a formula would load the 700 KB math font"
+    # cosine similarity and the normalised entropy, each given as a formula where first used
+    assert html.count('display="block">') == 2, "the two formulas"
+    assert "cosine similarity" in text and "normalised entropy" in text
+    # the baseline beside bank's cosines
+    after_1 = _baseline(facts, 1)
+    assert f"a cosine of {sum(after_1) / 24:.3f} on average" in text
+    assert "even bank's two senses are closer to each other than bank is to any" in text
+    for label in ("share 1.00", "entropy 0.89", "max 0.27"):
+        assert label in text, label
 
 
 @pytest.mark.site

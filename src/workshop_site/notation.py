@@ -40,6 +40,7 @@ _TITLES = {
     "module-3.md": "Module 3",
     "step-by-step.md": "Step by step",
     "inside-the-model.md": "Inside the model",
+    "real-heads.md": "Real heads",
 }
 
 

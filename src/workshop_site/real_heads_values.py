@@ -63,7 +63,14 @@ def _heads(f: RealHeads) -> dict[str, str]:
 
 def _bank(f: RealHeads) -> dict[str, str]:
     b = f.bank
+    words = [w for _, w in rh.UNRELATED]
     return {
+        "unrelated_n": str(len(words)),
+        "unrelated_words": ", ".join(words[:-1]) + " and " + words[-1],
+        "unrelated_pairs": str(b.unrelated.shape[1]),
+        "unrelated_mean_1": fmt.fixed(b.unrelated[1].mean(), 3),
+        "unrelated_mean_last": fmt.fixed(b.unrelated[-1].mean(), 3),
+        "unrelated_max": fmt.fixed(b.unrelated[1:].max(), 3),
         "bank_token": str(b.position + 1),
         "bank_in": fmt.fixed(b.senses[0], 3),
         "bank_senses_1": fmt.fixed(b.senses[1], 3),

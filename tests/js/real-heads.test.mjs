@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 
 import {
   LEVELS, cellText, checkSentence, classCounts, fixed, headClass, headLabel, headName, headWeights, level, move,
-  shortLabel, topLooks,
+  numberText, shortLabel, topLooks,
 } from "../../docs/assets/real-heads/model.js";
 import { cases, maxGap, siteFile } from "./fixtures.mjs";
 
@@ -31,10 +31,11 @@ describe("each sentence's JSON, read as the grid reads it", () => {
       assert.deepEqual(classCounts(index, data), want.counts);
       for (let l = 0; l < L; l++) {
         for (let n = 0; n < H; n++) {
-          assert.equal(shortLabel(index, data, l, n), want.short[l][n]);
+          assert.deepEqual(shortLabel(index, data, l, n), want.short[l][n].split("\n"));
           assert.equal(headName(l, n), want.names[l][n]);
           assert.equal(headClass(index, data, l, n).label, want.labels[l][n]);
-          assert.equal(headLabel(index, data, l, n), `${want.names[l][n]}: ${want.labels[l][n]}, ${want.short[l][n].split(" ")[1]}`);
+          assert.equal(numberText(index, data, l, n), want.numbers[l][n]);
+          assert.equal(headLabel(index, data, l, n), `${want.names[l][n]}: ${want.labels[l][n]}, ${want.numbers[l][n]}`);
         }
       }
     });

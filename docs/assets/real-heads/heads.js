@@ -8,7 +8,8 @@
  * drives it as a reader does.
  */
 import {
-  LEVELS, cellText, checkSentence, headClass, headLabel, headName, headWeights, level, move,
+  LEVELS, cellText, checkSentence, headClass, headLabel, headName, headWeights, level, move, numberText,
+  shortLabel,
 } from "./model.js";
 
 /** An element: h("td", { class: "x", text: "1", onclick: f }, [children]). */
@@ -146,8 +147,10 @@ class HeadsGrid {
         }
       }));
       ctx.globalAlpha = 1;
-      const c = headClass(this.index, this.data, l, n);
-      b.querySelector(".rh-label").replaceChildren(h("span", { text: c.short }), h("span", { text: c.score }));
+      // three short lines: the class, what its number measures, the number ("prev", "share", "1.00")
+      const [cls, number] = shortLabel(this.index, this.data, l, n);
+      const [what, value] = number.split(" ");
+      b.querySelector(".rh-label").replaceChildren(...[cls, what, value].map((text) => h("span", { text })));
       b.setAttribute("aria-label", headLabel(this.index, this.data, l, n));
     }));
   }
@@ -159,7 +162,8 @@ class HeadsGrid {
     const c = headClass(index, data, layer, head);
     const n = index.sentences.findIndex((s) => s.key === data.key) + 1;
     const name = headName(layer, head);
-    this.status.textContent = `Sentence ${n}, ${name}: ${c.label}, score ${c.score}.`;
+    const number = numberText(index, data, layer, head);
+    this.status.textContent = `Sentence ${n}, ${name}: ${c.label}, ${number}.`;
     const cols = data.tokens.map((t) => h("th", { scope: "col" }, [h("span", { text: t })]));
     const rows = w.map((r, i) => h("tr", {}, [
       h("th", { scope: "row", text: data.tokens[i] }),
@@ -169,7 +173,7 @@ class HeadsGrid {
         return td;
       }),
     ]));
-    const caption = `${name[0].toUpperCase()}${name.slice(1)}: ${c.label} (score ${c.score}). Rows: the token looking; columns: the token looked at; each row sums to 1.`;
+    const caption = `${name[0].toUpperCase()}${name.slice(1)}: ${c.label} (${number}). Rows: the token looking; columns: the token looked at; each row sums to 1.`;
     const table = h("table", { class: "rh-table" }, [
       h("caption", { text: caption }),
       h("thead", {}, [h("tr", {}, [h("td"), ...cols])]),

@@ -2,7 +2,7 @@
  *
  * The data come from the build (attention_workshop.experiment.real_heads_page): index.json lists the
  * sentences, the classes and the sizes; each sentence's JSON holds its tokens, every head's
- * weights in thousandths, and each head's class and score (as text) as the package measured them. Nothing
+ * weights in thousandths, and each head's class and the number that put it there (as text) as the package measured them. Nothing
  * here measures a head again: these functions read the JSON, check it, and say how a head, a
  * weight or a move of the keyboard reads. heads.js draws the page with them;
  * tests/js/real-heads.test.mjs checks them against the package.
@@ -47,27 +47,38 @@ export function checkSentence(index, data) {
 export const headWeights = (index, data, layer, head) =>
   data.weights[layer][head].map((row) => row.map((v) => v / index.scale));
 
-/** The class of a head and the score that put it there, as the build wrote it: {id, label, short, score}. */
+/** The class of a head and the number that put it there, as the build wrote it, with what that
+ * number measures: {id, label, short, score, number ("share", "normalised entropy" or "largest
+ * share"), numberShort ("share", "entropy" or "max")}. */
 export function headClass(index, data, layer, head) {
   const id = data.classes[layer][head];
   const cls = index.classes.find((c) => c.id === id);
   if (!cls) throw new Error(`unknown class ${JSON.stringify(id)}`);
-  return { id, label: cls.label, short: index.short[id], score: data.score[layer][head] };
+  return {
+    id, label: cls.label, short: index.short[id], score: data.score[layer][head],
+    number: cls.number, numberShort: cls.number_short,
+  };
 }
 
 /** A head's name, as the page writes it: "layer 1, head 3" for (0, 2). */
 export const headName = (layer, head) => `layer ${layer + 1}, head ${head + 1}`;
 
-/** What the grid prints under a head: "prev 1.00". */
+/** What the grid prints under a head, a line each: ["prev", "share 1.00"]. */
 export function shortLabel(index, data, layer, head) {
   const c = headClass(index, data, layer, head);
-  return `${c.short} ${c.score}`;
+  return [c.short, `${c.numberShort} ${c.score}`];
 }
 
-/** A head's accessible name: "layer 1, head 3: previous token, 1.00". */
+/** A head's number, named for what it measures: "share 1.00", "normalised entropy 0.89". */
+export function numberText(index, data, layer, head) {
+  const c = headClass(index, data, layer, head);
+  return `${c.number} ${c.score}`;
+}
+
+/** A head's accessible name: "layer 1, head 3: previous token, share 1.00". */
 export function headLabel(index, data, layer, head) {
   const c = headClass(index, data, layer, head);
-  return `${headName(layer, head)}: ${c.label}, ${c.score}`;
+  return `${headName(layer, head)}: ${c.label}, ${numberText(index, data, layer, head)}`;
 }
 
 /** How many heads of a sentence are in each class, in the index's order of classes. */

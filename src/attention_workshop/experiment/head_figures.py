@@ -18,7 +18,15 @@ import numpy as np
 from . import fmt
 from .plotting import LIGHT, Palette, contrast
 
-__all__ = ["LEVELS", "SHORT", "strong", "grid_svg", "head_svg"]
+__all__ = [
+    "LEVELS",
+    "SHORT",
+    "NUMBER_SHORT",
+    "GRID_KEY",
+    "strong",
+    "grid_svg",
+    "head_svg",
+]
 
 #: Shades of a thumbnail cell: a weight is drawn at the nearest tenth; under 0.05 it is not drawn.
 LEVELS = 10
@@ -32,6 +40,19 @@ SHORT: dict[str, str] = {
     "broad": "broad",
     "other": "other",
 }
+
+#: Short names of what the number under a thumbnail measures (keys: the chapter's ``NUMBERS``).
+NUMBER_SHORT: dict[str, str] = {
+    "share": "share",
+    "normalised entropy": "entropy",
+    "largest share": "max",
+}
+#: The grid's key to those numbers, printed under it, a line each.
+GRID_KEY: tuple[str, ...] = (
+    "Under each head: its class, then the number that put it there, named for what it measures.",
+    "share: the share of attention its class's place gets; entropy (broad): "
+    "its normalised entropy; max (other): the largest share any place gets.",
+)
 
 _FONT = "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif"
 
@@ -113,20 +134,25 @@ def grid_svg(
     desc: str,
     p: Palette = LIGHT,
     size: int = 64,
+    key: Sequence[str] = (),
 ) -> str:
     """Every head of a model at once: layers down, heads across, each a small heatmap.
 
     Args:
         attentions: ``(L, H, T, T)`` weights between 0 and 1.
-        labels: ``labels[l][h]``, the line printed under each thumbnail (its class and score).
+        labels: ``labels[l][h]``, the lines printed under each thumbnail (its class, then its
+            number), separated by ``\n``.
         title: the figure's title; desc: its text alternative.
         p: the colour scheme.
         size: a thumbnail's side, in pixels.
+        key: lines printed under the grid (what the labels mean).
     """
     L, H, T, _ = attentions.shape
-    gap, left, top, below = 10, 64, 52, 18
+    lines = max(label.count("\n") + 1 for row in labels for label in row)
+    gap, left, top, below = 10, 64, 52, 6 + 13 * lines
     width = left + H * (size + gap)
-    height = top + L * (size + below + gap)
+    grid_bottom = top + L * (size + below + gap)
+    height = grid_bottom + 18 * len(key) + (8 if key else 0)
     out = _open(width, height, title, desc, p)
     ink, muted = _fill(p.fg), _fill(p.muted)
     out.append(f'<text {ink} x="8" y="20" font-size="15">{escape(title)}</text>')
@@ -147,9 +173,17 @@ def grid_svg(
                 f'<g transform="translate({x} {y}) scale({size / T:.6g})">'
                 f'<rect class="cell-bg" width="{T}" height="{T}"/>'
                 f"{_cells(attentions[layer, h])}</g>"
-                f'<text {ink} x="{x + size / 2:g}" y="{y + size + 13}" font-size="11" '
-                f'text-anchor="middle">{escape(labels[layer][h])}</text>'
+                + "".join(
+                    f'<text {ink} x="{x + size / 2:g}" y="{y + size + 13 * (k + 1)}" '
+                    f'font-size="11" text-anchor="middle">{escape(line)}</text>'
+                    for k, line in enumerate(labels[layer][h].split("\n"))
+                )
             )
+    for k, line in enumerate(key):
+        out.append(
+            f'<text {muted} x="8" y="{grid_bottom + 18 * k + 12}" font-size="12">'
+            f"{escape(line)}</text>"
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 

@@ -104,7 +104,10 @@ def _markdown(h: Heads) -> str:
         f"Tokens ({len(h.tokens)}): {_text(' '.join(h.tokens))}\n\n"
         f"{class_table(h)}\n"
         f"Classes: {shorts}. A place's class needs a share of at least "
-        f"{fmt.num(rh.SHARE, 2)}; broad needs a spread of at least {fmt.num(rh.BROAD, 2)}.\n\n"
+        f"{fmt.num(rh.SHARE, 2)}; broad needs a normalised entropy of at least "
+        f"{fmt.num(rh.BROAD, 2)}. Under each class, the number that put the head there: "
+        "share, the share of attention its place gets; entropy, a broad head's normalised "
+        "entropy; max, an other head's largest share of any place.\n\n"
         f"| class | heads |\n|:--|--:|\n{counts}\n"
     )
 

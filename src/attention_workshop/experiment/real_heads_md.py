@@ -83,13 +83,14 @@ def counts_table() -> str:
 
 
 def class_table(h: Heads) -> str:
-    """Every head's class and score for one sentence: layers down, heads across."""
+    """Every head's class and the number that put it there, named for what it measures, for one
+    sentence: layers down, heads across (``prev<br>share 1.00``)."""
     L, H = h.score.shape
     head = "| | " + " | ".join(f"head {n + 1}" for n in range(H)) + " |"
     rule = "|:--|" + ":-:|" * H
     rows = [
         f"| layer {layer + 1} | "
-        + " | ".join(class_label(h, layer, n) for n in range(H))
+        + " | ".join(class_label(h, layer, n).replace("\n", "<br>") for n in range(H))
         + " |"
         for layer in range(L)
     ]
@@ -108,7 +109,8 @@ def static_grids() -> str:
         fig = figure(
             grid_file(h.sentence.key),
             grid_desc(h),
-            f"All {f.n_layer * f.n_head} heads on sentence {n}, each with its class and score.",
+            f"All {f.n_layer * f.n_head} heads on sentence {n}, each with its class and the "
+            "number that put it there.",
         )
         tabs.append(
             f'=== "{n} {h.sentence.key}"\n\n{_indent(fig)}\n\n'
@@ -138,19 +140,28 @@ def bank_figure(caption: str) -> str:
         + ", ".join(fmt.fixed(x, 3) for x in b.senses)
         + ". River bank against river bank in another sentence: "
         + ", ".join(fmt.fixed(x, 3) for x in b.same)
+        + ". Bank against an unrelated word, the mean: "
+        + ", ".join(fmt.fixed(x, 3) for x in b.unrelated.mean(axis=1))
+        + "; the largest: "
+        + ", ".join(fmt.fixed(x, 3) for x in b.unrelated.max(axis=1))
         + "."
     )
     return figure("generated/real-heads/bank-cosine.svg", alt, caption)
 
 
 def bank_table() -> str:
-    """The two cosines per layer, as a Markdown table."""
+    """bank's two cosines per layer, beside the baseline (bank against unrelated words: the
+    mean and the largest), as a Markdown table."""
     b = facts().bank
     rows = [
-        f"| {'going in' if n == 0 else f'after layer {n}'} | {fmt.fixed(s, 3)} | {fmt.fixed(t, 3)} |"
-        for n, (s, t) in enumerate(zip(b.senses, b.same))
+        f"| {'going in' if n == 0 else f'after layer {n}'} | {fmt.fixed(s, 3)} | "
+        f"{fmt.fixed(t, 3)} | {fmt.fixed(u.mean(), 3)} | {fmt.fixed(u.max(), 3)} |"
+        for n, (s, t, u) in enumerate(zip(b.senses, b.same, b.unrelated))
     ]
-    head = "| bank's vector | river vs savings | river vs river |\n|:--|--:|--:|"
+    head = (
+        "| bank's vector | river vs savings | river vs river "
+        "| vs unrelated words: mean | vs unrelated words: largest |\n|:--|--:|--:|--:|--:|"
+    )
     return "\n".join([head, *rows]) + "\n"
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads, RealHeads
 from . import cache, figures, fmt
-from .head_figures import SHORT, grid_svg, head_svg
+from .head_figures import GRID_KEY, NUMBER_SHORT, SHORT, grid_svg, head_svg
 from .plotting import LIGHT, Palette
 
 
@@ -43,6 +43,7 @@ __all__ = [
     "INDEX_PATH",
     "SCALE",
     "head_name",
+    "number_label",
     "class_label",
     "sentence_data",
     "index_data",
@@ -69,9 +70,17 @@ def head_name(head: Head) -> str:
     return f"layer {head[0] + 1}, head {head[1] + 1}"
 
 
+def number_label(h: Heads, layer: int, n: int) -> str:
+    """The number that put a head in its class, named for what it measures: ``share 1.00``,
+    ``entropy 0.89`` (a broad head), ``max 0.27`` (an "other" head's largest share)."""
+    what = NUMBER_SHORT[rh.NUMBERS[h.classes[layer][n]]]
+    return f"{what} {fmt.fixed(float(h.score[layer, n]), 2)}"
+
+
 def class_label(h: Heads, layer: int, n: int) -> str:
-    """What the grid prints under a head: its class and score, ``prev 1.00``."""
-    return f"{SHORT[h.classes[layer][n]]} {fmt.fixed(float(h.score[layer, n]), 2)}"
+    """What the grid prints under a head, two lines: its class, then its number (``prev``,
+    ``share 1.00``)."""
+    return f"{SHORT[h.classes[layer][n]]}\n{number_label(h, layer, n)}"
 
 
 def _json(data: object) -> str:
@@ -97,7 +106,16 @@ def index_data(f: RealHeads) -> dict[str, Any]:
         "n_layer": f.n_layer,
         "n_head": f.n_head,
         "scale": SCALE,
-        "classes": [{"id": c, "label": rh.LABELS[c]} for c in rh.CLASSES],
+        # each class, and what the number that put a head in it measures (long and short)
+        "classes": [
+            {
+                "id": c,
+                "label": rh.LABELS[c],
+                "number": rh.NUMBERS[c],
+                "number_short": NUMBER_SHORT[rh.NUMBERS[c]],
+            }
+            for c in rh.CLASSES
+        ],
         "short": SHORT,
         # what the grid shows first: the previous-token head on the first sentence
         "start": {
@@ -152,8 +170,9 @@ def grid_desc(h: Heads) -> str:
     return (
         f"All {h.attentions.shape[0] * h.attentions.shape[1]} heads of all-MiniLM-L6-v2 "
         f'on "{h.sentence.text}", layers down and heads across, each a small heatmap with its '
-        f"class under it. Heads per class: {counts}. The table beside the figure lists each "
-        "head's class and score."
+        f"class and its number under it: the share its class's place gets, a broad head's "
+        f"normalised entropy, or an other head's largest share. Heads per class: {counts}. "
+        "The table beside the figure lists each head's class and number."
     )
 
 
@@ -171,16 +190,27 @@ def head_desc(h: Heads, head: Head) -> str:
 
 
 def grid_figure(h: Heads, p: Palette = LIGHT) -> str:
-    """Every head of one sentence at once, as SVG in scheme ``p``: thumbnails with their class and score."""
+    """Every head of one sentence at once, as SVG in scheme ``p``: thumbnails with their class and
+    number, and the key to the numbers under the grid."""
     L, H = h.score.shape
-    labels = [[class_label(h, layer, n) for n in range(H)] for layer in range(L)]
+    # three short lines under each thumbnail, so that no two heads' labels meet: prev / share / 1.00
+    labels = [
+        [class_label(h, layer, n).replace(" ", "\n") for n in range(H)]
+        for layer in range(L)
+    ]
     return grid_svg(
-        h.attentions, labels, f'All heads: "{h.sentence.text}"', grid_desc(h), p
+        h.attentions,
+        labels,
+        f'All heads: "{h.sentence.text}"',
+        grid_desc(h),
+        p,
+        key=GRID_KEY,
     )
 
 
 def classes_csv(h: Heads) -> str:
-    """Every head's class, score and six measures, one row per head."""
+    """Every head's class, score and six measures, one row per head, and what its score is
+    (``score_is``: share, normalised entropy or largest share)."""
     rows = [
         [
             layer + 1,
@@ -188,11 +218,14 @@ def classes_csv(h: Heads) -> str:
             rh.LABELS[h.classes[layer][n]],
             float(h.score[layer, n]),
             *h.scores[layer, n],
+            rh.NUMBERS[h.classes[layer][n]],
         ]
         for layer in range(h.scores.shape[0])
         for n in range(h.scores.shape[1])
     ]
-    return figures.table_csv(["layer", "head", "class", "score", *rh.MEASURES], rows)
+    return figures.table_csv(
+        ["layer", "head", "class", "score", *rh.MEASURES, "score_is"], rows
+    )
 
 
 def _bank_files(f: RealHeads) -> dict[str, str]:
@@ -203,14 +236,29 @@ def _bank_files(f: RealHeads) -> dict[str, str]:
         {
             "river bank vs savings bank": f.bank.senses,
             "river bank vs river bank (another sentence)": f.bank.same,
+            "bank vs an unrelated word (mean)": f.bank.unrelated.mean(axis=1),
+            "bank vs an unrelated word (largest)": f.bank.unrelated.max(axis=1),
         },
         "bank's vectors: cosine going in (0) and after each layer",
         "layer (0: going in)",
         "cosine",
         logx=False,
+        legend_below=True,
     )
-    rows = [[n, f.bank.senses[n], f.bank.same[n]] for n in layers]
-    csv = figures.table_csv(["layer", "river_vs_savings", "river_vs_river"], rows)
+    u = f.bank.unrelated  # (L + 1, pairs)
+    rows = [
+        [n, f.bank.senses[n], f.bank.same[n], u[n].mean(), u[n].max()] for n in layers
+    ]
+    csv = figures.table_csv(
+        [
+            "layer",
+            "river_vs_savings",
+            "river_vs_river",
+            "unrelated_mean",
+            "unrelated_largest",
+        ],
+        rows,
+    )
     return {
         **figures.themed(f"{DIR}/bank-cosine.svg", draw),
         f"{DIR}/bank-cosine.csv": csv,

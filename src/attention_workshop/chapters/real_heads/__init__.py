@@ -28,6 +28,7 @@ from .measures import (
     CLASSES,
     LABELS,
     MEASURES,
+    NUMBERS,
     PLACES,
     SHARE,
     classify,
@@ -43,6 +44,7 @@ from .sentences import (
     NOUNS,
     REPEAT,
     SENTENCES,
+    UNRELATED,
     Sentence,
 )
 
@@ -64,6 +66,7 @@ __all__ = [
     "CLASSES",
     "LABELS",
     "MEASURES",
+    "NUMBERS",
     "PLACES",
     "SHARE",
     "classify",
@@ -77,6 +80,7 @@ __all__ = [
     "NOUNS",
     "REPEAT",
     "SENTENCES",
+    "UNRELATED",
     "Sentence",
 ]
 

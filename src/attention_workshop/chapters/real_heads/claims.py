@@ -189,6 +189,19 @@ CLAIMS: tuple[Claim[RealHeads], ...] = (
         sentence="Both cosines are lowest after the last layer",
     ),
     Claim(
+        "real_heads.bank_above_unrelated",
+        "going in and after every layer, bank's cosine between its two senses is higher than "
+        "bank's cosine with any unrelated word",
+        lambda r: bool(np.all(r.bank.senses > r.bank.unrelated.max(axis=1))),
+        measure=lambda r: [
+            (float(s), float(u))
+            for s, u in zip(r.bank.senses, r.bank.unrelated.max(axis=1))
+        ],
+        quantifier=EVERY,
+        sentence="even bank's two senses are closer to each other than bank is to any "
+        "unrelated word",
+    ),
+    Claim(
         "real_heads.it_animal_head_drops",
         "the head that sends it most to animal in the tired sentence sends it less than "
         "half as much when the street is wide",

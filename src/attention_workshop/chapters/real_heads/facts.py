@@ -16,7 +16,16 @@ import numpy as np
 
 from ...trained import Forward, MiniLM, load_minilm
 from .measures import CLASSES, classify, copy_share, cosine, head_scores
-from .sentences import BANK, IT_ENDINGS, IT_WORD, NOUNS, REPEAT, SENTENCES, Sentence
+from .sentences import (
+    BANK,
+    IT_ENDINGS,
+    IT_WORD,
+    NOUNS,
+    REPEAT,
+    SENTENCES,
+    UNRELATED,
+    Sentence,
+)
 
 __all__ = [
     "Head",
@@ -90,13 +99,17 @@ class Bank:
         position: bank's token position, the same in every bank sentence.
         inputs_equal: its input vectors (after the embedding layer) are the same numbers.
         senses: ``(L + 1,)`` cosines between bank by the river and bank for money.
-        same: ``(L + 1,)`` cosines between bank by the river in two sentences (the baseline).
+        same: ``(L + 1,)`` cosines between bank by the river in two sentences.
+        unrelated: ``(L + 1, 3 * len(UNRELATED))``: the baseline, the cosine between bank (in
+            each bank sentence) and each word of :data:`.sentences.UNRELATED` (in its own
+            sentence), at the same depth: going into layer 1, then after each layer.
     """
 
     position: int
     inputs_equal: bool
     senses: np.ndarray
     same: np.ndarray
+    unrelated: np.ndarray
 
 
 def _bank(by_key: dict[str, Heads]) -> Bank:
@@ -106,6 +119,9 @@ def _bank(by_key: dict[str, Heads]) -> Bank:
         raise ValueError(f"bank sits at different positions {sorted(at)}")
     (i,) = at
     L1 = river.hidden.shape[0]
+    # (L + 1, C) each: bank's vectors, then every unrelated word's, at every depth
+    banks = [h.hidden[:, i] for h in (river, money, baseline)]
+    words = [by_key[k].hidden[:, by_key[k].tokens.index(w)] for k, w in UNRELATED]
     return Bank(
         i,
         bool(
@@ -115,6 +131,9 @@ def _bank(by_key: dict[str, Heads]) -> Bank:
         np.array([cosine(river.hidden[n, i], money.hidden[n, i]) for n in range(L1)]),
         np.array(
             [cosine(river.hidden[n, i], baseline.hidden[n, i]) for n in range(L1)]
+        ),
+        np.array(
+            [[cosine(b[n], w[n]) for b in banks for w in words] for n in range(L1)]
         ),
     )
 

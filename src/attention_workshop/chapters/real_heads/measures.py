@@ -27,6 +27,7 @@ __all__ = [
     "MEASURES",
     "CLASSES",
     "LABELS",
+    "NUMBERS",
     "SHARE",
     "BROAD",
     "head_scores",
@@ -50,6 +51,14 @@ LABELS: dict[str, str] = {
     "sep": "[SEP]",
     "broad": "broad",
     "other": "other",
+}
+#: What the number that put a head in its class measures (:func:`classify`'s ``score``), by
+#: class: the share its place gets, a broad head's normalised entropy (its spread), or, for an
+#: "other" head, the largest share any place gets.
+NUMBERS: dict[str, str] = {
+    **dict.fromkeys(PLACES, "share"),
+    "broad": "normalised entropy",
+    "other": "largest share",
 }
 #: A place's class needs at least this share of the head's attention, averaged over the tokens.
 SHARE = 0.5

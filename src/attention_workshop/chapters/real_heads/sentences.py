@@ -18,6 +18,7 @@ __all__ = [
     "NOUNS",
     "REPEAT",
     "LONG",
+    "UNRELATED",
 ]
 
 
@@ -75,7 +76,7 @@ SENTENCES: tuple[Sentence, ...] = (
     ),
 )
 
-#: The bank sentences: bank by a river, bank for money, and bank by a river again (the baseline).
+#: The bank sentences: bank by a river, bank for money, and bank by a river again.
 BANK: tuple[str, str, str] = ("river", "savings", "shore")
 #: The coreference pair, by ending: "it" means the animal when tired, the street when wide.
 IT_ENDINGS: tuple[str, str] = ("tired", "wide")
@@ -86,3 +87,15 @@ NOUNS: tuple[str, str] = ("animal", "street")
 REPEAT = "repeat"
 #: The longer sentence.
 LONG = "long"
+#: Words that have nothing to do with bank, each in its own sentence (none of them a bank
+#: sentence): the nouns the baseline of bank's cosines compares bank's vector with.
+UNRELATED: tuple[tuple[str, str], ...] = (
+    ("tired", "animal"),
+    ("tired", "street"),
+    ("repeat", "cat"),
+    ("repeat", "mat"),
+    ("long", "winter"),
+    ("long", "people"),
+    ("long", "village"),
+    ("long", "bread"),
+)
