@@ -132,3 +132,42 @@ def test_a_table_without_its_cue_or_its_key_column_fails(browser, site_url):
     assert any('no "scroll" cue' in p for p in no_cue), no_cue
     assert any("no fade" in p for p in no_cue), no_cue
     assert any("head 1" in p and "key column 1" in p for p in no_key), no_key
+
+
+# --------------------------------------------------------------------------- the downloads, grouped
+
+#: The home page's list of downloads on a phone, from the top of its table to the end of the
+#: folded figures: at most two screens of 800 px. Its 14 rows (the take-home files and the
+#: notebooks, each up to five lines at 375 px) take about 1,300 px; the flat list of 51 rows took 4,662.
+DOWNLOADS_MAX_PX = 1600
+
+_DOWNLOADS_HEIGHT = """() => {
+  let top = null, bottom = 0;
+  const first = document.getElementById('take-home').nextElementSibling;
+  for (let e = first; e && e.tagName !== 'H2'; e = e.nextElementSibling)
+    if (e.querySelector('table') || e.tagName === 'DETAILS') {
+      const r = e.getBoundingClientRect(); top ??= r.top; bottom = r.bottom;
+    }
+  return bottom - top;
+}"""
+
+
+def test_the_downloads_fit_two_phone_screens(browser, site_url):
+    """One row per take-home file and per notebook; the figures' 39 files folded under one line.
+    Unfolded, as the list used to be, it is far longer than the bound: the check can fail."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site_url, wait_until="networkidle")
+    height = page.evaluate(_DOWNLOADS_HEIGHT)
+    folded = page.locator("#take-home ~ details").first
+    assert "figures" in folded.locator("summary").inner_text()
+    assert folded.get_attribute("open") is None, "the figures are folded"
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )
+    unfolded = page.evaluate(_DOWNLOADS_HEIGHT)
+    context.close()
+    assert height <= DOWNLOADS_MAX_PX, f"the downloads take {height:.0f} px at 375 px"
+    assert unfolded > DOWNLOADS_MAX_PX, (
+        f"unfolded: {unfolded:.0f} px, the check cannot fail"
+    )
