@@ -1,7 +1,9 @@
 """MkDocs hook: every table sits in a scroll box the keyboard can reach, with a name.
 
 On a narrow screen a wide table scrolls sideways; a box that scrolls must take focus
-(``tabindex="0"``) and say what it is (``role="region"`` and an ``aria-label``).
+(``tabindex="0"``) and say what it is (``role="region"`` and an ``aria-label``). Its first column is
+its key and stays in view (workshop.css); a bold heading right after it (``**dot product**`` in the
+Markdown) makes that column a key too (``data-keys="2"``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,13 @@ def _table_name(before: str, table: str) -> str:
     return f"table: {', '.join(heads[:6])}" if heads else "table"
 
 
+def _keys(table: str) -> str:
+    """``data-keys="2"`` when the column after the first has a bold heading (a second key column), else nothing."""
+    heads = re.findall(r"<th\b[^>]*>(.*?)</th>", table.split("</tr>")[0], re.S)
+    bold = len(heads) > 1 and heads[1].strip().startswith("<strong>")
+    return ' data-keys="2"' if bold else ""
+
+
 def scroll_regions(output: str) -> str:
     """Make every table's sideways-scrolling box reachable by keyboard.
 
@@ -54,7 +63,8 @@ def scroll_regions(output: str) -> str:
 
     def box(m: re.Match) -> str:
         name = html.escape(_table_name(output[: m.start()], m.group(0)), quote=True)
-        return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}">{m.group(0)}</div>'
+        keys = _keys(m.group(1))
+        return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}"{keys}>{m.group(0)}</div>'
 
     def label(m: re.Match) -> str:
         name = html.escape(

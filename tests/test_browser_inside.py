@@ -723,3 +723,72 @@ def test_the_static_steps_wait_for_readers_without_javascript(browser, site_url)
         context.close()
     assert static[True] == [0] * 7, "the static steps show beside the explorer"
     assert len(static[False]) == 7 and sum(static[False]) > 3000, static[False]
+
+
+#: Where the explorer's parts are on the page: (left, top, right, bottom) of each, in page pixels.
+_LAYOUT = """() => Object.fromEntries(['.ins-grids', '.ins-input', '.ins-rowpanel', '.ins-codebox'].map(s => {
+  const b = document.querySelector(s).getBoundingClientRect();
+  return [s, [b.left, b.top + scrollY, b.right, b.bottom + scrollY]];
+}))"""
+
+
+def layout_problems(page, width: int) -> list[str]:
+    """What is out of place in the explorer (open at step 1) at this width: at 1280 px the input
+    starts within a screen's height of the grids it changes and sits beside them, with the row
+    breakdown beside the grids too; on a phone they stack, under the grids. The code panel's text is
+    at least 13 px at every width."""
+    at = page.evaluate(_LAYOUT)
+    grids, inputs, row = at[".ins-grids"], at[".ins-input"], at[".ins-rowpanel"]
+    screen = page.viewport_size["height"]
+    problems = []
+    if width >= 1280:
+        if abs(inputs[1] - grids[1]) > screen:
+            problems.append(
+                f"the input starts {inputs[1] - grids[1]:.0f} px below the grids"
+            )
+        for name, box in (("input", inputs), ("row breakdown", row)):
+            if box[0] < grids[2] or box[1] > grids[3]:
+                problems.append(f"the {name} {box} is not beside the grids {grids}")
+    elif not (inputs[1] >= grids[3] and row[1] >= grids[3]):
+        problems.append(
+            f"on a phone the input {inputs} and row breakdown {row} are not under the grids {grids}"
+        )
+    size = page.eval_on_selector(
+        "pre.ins-code", "p => parseFloat(getComputedStyle(p).fontSize)"
+    )
+    if size < 13:
+        problems.append(f"the code panel's text is {size} px")
+    return problems
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+def test_the_input_and_the_row_breakdown_sit_beside_the_grids(browser, site_url, width):
+    """Seed 004's layout at 1280 px (the inputs used to start about 1,400 px below the matrices they
+    change, the breakdown under the grid), stacked on a phone; code in a readable size (it was 12.4 px)."""
+    context = browser.new_context(
+        viewport={"width": width, "height": 900 if width > 400 else 800}
+    )
+    page = context.new_page()
+    open_page(page, site_url, "#step=1")
+    assert layout_problems(page, width) == []
+    context.close()
+
+
+def test_the_layout_check_can_fail(browser, site_url):
+    """The explorer laid out as it was (one column, the input last, the code at 12.4 px) fails the check."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    open_page(page, site_url, "#step=1")
+    page.add_style_tag(
+        content=".md-typeset .ins-main { display: block !important; }"
+        ".md-typeset .ins-side { display: flex !important; flex-direction: column-reverse; }"
+        ".md-typeset pre.ins-code { font-size: .62rem !important; }"
+    )
+    page.evaluate(
+        "document.querySelector('.ins-ui').append(document.querySelector('.ins-input'))"
+    )
+    problems = layout_problems(page, 1280)
+    context.close()
+    assert any("below the grids" in p for p in problems), problems
+    assert any("row breakdown" in p and "not beside" in p for p in problems), problems
+    assert any("code panel" in p for p in problems), problems

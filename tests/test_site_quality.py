@@ -509,6 +509,20 @@ def test_tables_get_a_named_keyboard_reachable_box():
     ], boxes
 
 
+def test_a_bold_second_heading_makes_a_second_key_column():
+    """A bold heading right after the first column (the dot product, the lean) keeps that column in
+    view too: its box says ``data-keys="2"``; a bold heading further right, or none, says nothing."""
+    tables = _hook("tables")
+    second = tables.scroll_regions(
+        "<table><thead><tr><th>pair</th><th><strong>dot product</strong></th><th>water</th></tr></thead></table>"
+    )
+    third = tables.scroll_regions(
+        "<table><thead><tr><th>pair</th><th>water</th><th><strong>sum</strong></th></tr></thead></table>"
+    )
+    assert 'aria-label="table: pair, dot product, water" data-keys="2">' in second
+    assert "data-keys" not in third
+
+
 @pytest.mark.site
 def test_every_table_sits_in_a_focusable_named_region(built_site):
     """On a phone a table is wider than the screen: its scroll box must take focus and have a name."""

@@ -42,11 +42,12 @@ def test_sentence_table():
 def test_dot_table_multiplies_axis_by_axis():
     t = tables.dot_table([("river", "bank"), ("the", "bank")])
     # 1 x 0.4 + 0.3 x 1.0 = 0.7
-    assert "| river · bank | 0.40 | 0.00 | 0.30 | 0.00 | **0.70** |" in t
-    assert "| the · bank | 0.00 | 0.00 | 0.00 | 0.00 | **0.00** |" in t
+    assert "| river · bank | **0.70** | 0.40 | 0.00 | 0.30 | 0.00 |" in t
+    assert "| the · bank | **0.00** | 0.00 | 0.00 | 0.00 | 0.00 |" in t
+    # the result second, its heading bold: a key column that stays in view (hooks/tables.py)
     assert (
         t.splitlines()[0]
-        == "| pair | water × water | money × money | place × place | grammar × grammar | dot product |"
+        == "| pair | **dot product** | water × water | money × money | place × place | grammar × grammar |"
     )
 
 
@@ -64,12 +65,16 @@ def test_wired_matrices_table():
 
 def test_bank_moves_table(results):
     t = tables.bank_moves_table(results[module_1.SIMPLE])
-    assert "| **bank, before attention** | 0.400 | 0.400 | 1.000 | 0.000 | 0.000 |" in t
+    assert "| **bank, before attention** | 0.000 | 0.400 | 0.400 | 1.000 | 0.000 |" in t
+    assert (
+        t.splitlines()[0]
+        == "| row | **lean (water − money)** | water | money | place | grammar |"
+    )
     for words in (SENT_RIVER, SENT_MONEY):
         out = simple(words)[2][-1]
         cells = " | ".join(f"{v:.3f}" for v in out)
         lean = f"{out[0] - out[1]:+.3f}".replace("-", MINUS)
-        assert f'| **bank in "{" ".join(words)}"** | {cells} | {lean} |' in t, words
+        assert f'| **bank in "{" ".join(words)}"** | {lean} | {cells} |' in t, words
     assert MINUS in t and not re.search(r"-\d", t), (
         "negative numbers use a true minus sign"
     )

@@ -20,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import notebooks, reproduce, takehome
+from .figures import dark_name
 from .pages import GENERATED, results
 from .render import md_table
 
@@ -175,15 +176,46 @@ def _size(path: str) -> str:
     return takehome.human_size(len(data))
 
 
-def table() -> str:
-    """Markdown: every download of the site, with what it is and its size, as this build made it."""
+def _rows(rows: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
+    """Table rows: the file's name as its download link, what it is, its size."""
+    return [
+        (f'<a href="{path}" download>{path.rsplit("/", 1)[1]}</a>', what, _size(path))
+        for path, what in rows
+    ]
+
+
+def _figure_rows() -> list[tuple[str, str]]:
+    """Each figure's three files, figure by figure: its drawings in both schemes, then its numbers."""
     r = results()
+    rows = []
+    for name in r.figures:
+        if name.endswith("-dark.svg"):
+            continue
+        csv = name.removesuffix(".svg") + ".csv"
+        rows += [(f"{GENERATED}/{name}", "the drawing, light scheme (SVG)")]
+        dark = dark_name(name)
+        if dark in r.figures:
+            rows += [(f"{GENERATED}/{dark}", "the drawing, dark scheme (SVG)")]
+        if csv in r.tables:
+            rows += [(f"{GENERATED}/{csv}", "its numbers (CSV)")]
+    listed = {path.rsplit("/", 1)[1] for path, _ in rows}
+    rows += [
+        (f"{GENERATED}/{n}", "a figure's numbers (CSV)")
+        for n in r.tables
+        if n not in listed
+    ]
+    return rows
+
+
+def table() -> str:
+    """Markdown: every download of the site, with what it is and its size, as this build made it.
+
+    One row per take-home file and per notebook; the figures' files (two drawings and a CSV each,
+    most of the list) are folded under one line, so the list fits a phone's screen or two.
+    """
     wheel = f"{TAKE_HOME}/{wheel_name()}"
     rows = [
-        (
-            f"{TAKE_HOME}/{BUNDLE}",
-            "everything below in this list's first group, in one zip",
-        ),
+        (f"{TAKE_HOME}/{BUNDLE}", "the files below it, up to results.log, in one zip"),
         (wheel, "the package, as a wheel"),
         (f"{TAKE_HOME}/{takehome.LOCK_NAME}", "Linux: the exact lock"),
         (
@@ -208,13 +240,21 @@ def table() -> str:
         (notebook_path(p), f"[{_title(p)}]({p}.md) as a Jupyter notebook")
         for p in notebooks.PAGES
     ]
-    rows += [(f"{GENERATED}/{n}", "a figure (SVG)") for n in r.figures]
-    rows += [(f"{GENERATED}/{n}", "a figure's numbers (CSV)") for n in r.tables]
-    body = []
-    for path, what in rows:
-        name = path.rsplit("/", 1)[1]
-        body.append((f'<a href="{path}" download>{name}</a>', what, _size(path)))
-    return md_table(["file", "what it is", "size"], body, align="llr")
+    figures = _figure_rows()
+    drawn = sum(
+        1 for path, _ in figures if path.endswith(".svg") and "-dark" not in path
+    )
+    header = ["file", "what it is", "size"]
+    folded = md_table(header, _rows(figures), align="llr")
+    summary = (
+        f"The figures: {drawn} drawings, each in both colour schemes (SVG) with its numbers "
+        f"(CSV), {len(figures)} files"
+    )
+    return (
+        md_table(header, _rows(rows), align="llr")
+        + f'\n??? note "{summary}"\n\n'
+        + "".join(f"    {line}\n" for line in folded.splitlines())
+    )
 
 
 def notebook_button(page: str) -> str:

@@ -53,18 +53,22 @@ def sentence_table(words: Sequence[str]) -> str:
 
 
 def dot_table(pairs: Sequence[tuple[str, str]]) -> str:
-    """Dot products of word pairs, with the product on every axis and their sum."""
+    """Dot products of word pairs: their sum, then the product on every axis.
+
+    The sum is the table's result, so it comes right after the pair, with a bold heading: on a
+    screen too narrow for the whole table it stays in view while the axes scroll (hooks/tables.py).
+    """
     rows = []
     for a, b in pairs:
         terms, total = dot_terms(a, b)
         rows.append(
             [
                 f"{a} · {b}",
-                *(fmt.fixed(t, 2) for t in terms),
                 f"**{fmt.fixed(total, 2)}**",
+                *(fmt.fixed(t, 2) for t in terms),
             ]
         )
-    return md_table(["pair", *(f"{ax} × {ax}" for ax in AXES), "dot product"], rows)
+    return md_table(["pair", "**dot product**", *(f"{ax} × {ax}" for ax in AXES)], rows)
 
 
 def wired_matrices_table() -> str:
@@ -82,7 +86,8 @@ def wired_matrices_table() -> str:
 
 
 def bank_moves_table(simple: Simple) -> str:
-    """The last word before attention and its output row in both sentences, with its lean."""
+    """The last word before attention and its output row in both sentences: its lean (the result,
+    a key column kept in view, see :func:`dot_table`), then its four axes."""
     first, contrast = simple.first, simple.contrast
     rows: list[tuple[str, np.ndarray]] = [
         (f"{first.sentence[-1]}, before attention", first.X[-1])
@@ -92,12 +97,12 @@ def bank_moves_table(simple: Simple) -> str:
         for d in (first, contrast)
     ]
     return md_table(
-        ["row", *AXES, "lean (water − money)"],
+        ["row", "**lean (water − money)**", *AXES],
         [
             [
                 f"**{name}**",
-                *(fmt.minus(fmt.fixed(v)) for v in x),
                 fmt.minus(fmt.signed(float(lean(x)))),
+                *(fmt.minus(fmt.fixed(v)) for v in x),
             ]
             for name, x in rows
         ],

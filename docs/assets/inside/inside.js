@@ -375,15 +375,14 @@ class Explorer {
         group("Scale", el.scaleButtons), group("Head", el.headButtons), group("Tokens", [el.fewer, el.tokens, el.more]), el.toyNote,
       ]),
       h("nav", { class: "ins-steps", "aria-label": "steps (or use the left and right arrow keys)" }, [el.prev, ...el.stepButtons, el.next]),
+      // Beside the grids (inside.css, on a wide screen): the input they are made from and the row
+      // breakdown of the grid's selected row; on a phone they follow the grids. The code spans both.
       h("div", { class: "ins-main" }, [
         h("section", { class: "ins-stage" }, [el.title, el.text, el.op, el.grids]),
-        h("aside", { class: "ins-side" }, [
-          el.rowPanel,
-          h("div", { class: "ins-codebox" }, [h("h4", { text: "Code: CausalSelfAttention.forward" }),
-            h("pre", { class: "ins-code", tabindex: "0" }, [el.code]), el.codeNote]),
-        ]),
+        h("aside", { class: "ins-side" }, [el.input, el.rowPanel]),
+        h("div", { class: "ins-codebox" }, [h("h4", { text: "Code: CausalSelfAttention.forward" }),
+          h("pre", { class: "ins-code", tabindex: "0" }, [el.code]), el.codeNote]),
       ]),
-      el.input,
     ]));
     this.root.classList.add("ins-ready");
     // The explorer runs: the static copy of every step (for readers without JavaScript) steps aside.

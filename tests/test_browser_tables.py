@@ -1,0 +1,173 @@
+"""Every table as a reader sees it, in headless Chromium, at 375 and 1280 px: each one either shows all
+its columns, or shows that it scrolls ("scroll" above it and a fade at the cut edge, more than a
+scrollbar) with its key column in view, scrolled to the start and to the end (issue 21, point 4).
+
+The key column is a table's first, and the second too when its box says ``data-keys="2"`` (a bold
+heading in the Markdown, hooks/tables.py). A table with its cue taken away, or with its key column
+let go, fails the check (the deliberate breaks below).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_browser_pages import _EVERY_TAB, PHONE, _pages
+
+pytestmark = pytest.mark.browser
+
+DESKTOP = {"width": 1280, "height": 900}
+
+#: For each table of the open page: its box's name, how far it overflows, and what is wrong with it.
+#: A table that fits must have no cell past its box (or the screen); one that overflows is checked
+#: scrolled to the start and to the end: the cue ("scroll" drawn above it), the fade, the key columns
+#: inside the box and not under each other.
+TABLE_PROBLEMS = """async () => {
+  const out = [];
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const tables = [...document.querySelectorAll('article table')]
+    .filter(t => !t.closest('.highlighttable, .highlight') && t.offsetParent !== null);
+  for (const t of tables) {
+    const box = t.closest('[role="region"][tabindex="0"]');
+    const name = box ? box.getAttribute('aria-label') : (t.rows[0]?.textContent.trim().slice(0, 40));
+    if (!box) { out.push({name, problem: 'no scroll box'}); continue; }
+    const over = box.scrollWidth - box.clientWidth;
+    const rec = {name, over, overflows: over > 1, problems: []};
+    if (over <= 1) {
+      const b = box.getBoundingClientRect();
+      const edge = Math.min(b.right, innerWidth) + 1;
+      const cut = [...t.rows].flatMap(r => [...r.cells]).filter(c => c.getBoundingClientRect().right > edge);
+      if (cut.length) rec.problems.push(`${cut.length} cell(s) past the edge`);
+      out.push(rec); continue;
+    }
+    const keys = Number(box.dataset.keys || 1);
+    for (const x of [0, over]) {
+      box.scrollLeft = x; await frame();
+      const cue = getComputedStyle(box, '::before');
+      const text = cue.content;
+      const fade = getComputedStyle(box).maskImage || getComputedStyle(box).webkitMaskImage;
+      const b = box.getBoundingClientRect();
+      if (!/scroll/.test(text) || cue.display === 'none' || cue.visibility === 'hidden' || parseFloat(cue.height) < 8)
+        rec.problems.push(`at scroll ${Math.round(x)}: no "scroll" cue shown (content ${text})`);
+      if (x === 0 && !/gradient/.test(fade || ''))
+        rec.problems.push('no fade at the cut edge');
+      for (let k = 0; k < keys; k++) {
+        for (const row of t.rows) {
+          const c = row.cells[k]; if (!c) continue;
+          const r = c.getBoundingClientRect();
+          const prev = k > 0 ? row.cells[k - 1].getBoundingClientRect() : null;
+          if (r.left < b.left - 1 || r.right > b.right + 1 || (prev && r.left < prev.right - 1)) {
+            const head = t.rows[0].cells[k]?.textContent.trim();
+            rec.problems.push(`at scroll ${Math.round(x)}: key column ${k + 1} ("${head}") is out of view`);
+            break;
+          }
+        }
+      }
+    }
+    box.scrollLeft = 0;
+    out.push(rec);
+  }
+  return out;
+}"""
+
+
+def table_problems(page) -> tuple[int, list[str]]:
+    """``(how many tables overflow their box, what is wrong)`` on the open page, every tab and
+    reveal shown as a reader who opens them sees it."""
+    page.add_style_tag(content=_EVERY_TAB)
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )
+    page.wait_for_timeout(
+        100
+    )  # the boxes are re-measured once shown (assets/tables.js)
+    found = page.evaluate(TABLE_PROBLEMS)
+    problems = [f"{t['name']}: {p}" for t in found for p in t["problems"]]
+    return sum(t["overflows"] for t in found), problems
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+def test_every_table_fits_or_shows_that_it_scrolls(
+    browser, site_url, built_site, viewport
+):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    problems, tables, overflowing = [], 0, 0
+    for url in _pages(built_site):
+        page.goto(site_url + url, wait_until="networkidle")
+        if url == "inside-the-model/":
+            page.wait_for_selector("#inside-explorer[data-ready]", state="attached")
+        tables += page.locator("article table:not(.highlighttable)").count()
+        n, found = table_problems(page)
+        overflowing += n
+        problems += [f"{url or 'home'}: {p}" for p in found]
+    context.close()
+    assert tables > 20, "hardly any table: the check looks at nothing"
+    if viewport is PHONE:
+        assert overflowing >= 5, "no table overflows a phone: the cue is never checked"
+    assert not problems, "\n".join(problems)
+
+
+#: The breaks: the cue taken away (no text, no fade), and the key column let go (it scrolls away).
+NO_CUE = (
+    ".md-typeset [data-scroll]::before { content: none !important; }"
+    ".md-typeset [data-scroll] { mask: none !important; -webkit-mask: none !important; }"
+)
+NO_KEY = ".md-typeset table :is(th, td) { position: static !important; }"
+
+
+def test_a_table_without_its_cue_or_its_key_column_fails(browser, site_url):
+    """Real heads on a phone: its tables pass as built, and fail once the cue or the sticky key
+    column is gone (the grid of classes overflows by far: its "layer" column would scroll away)."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site_url + "real-heads/", wait_until="networkidle")
+    overflowing, problems = table_problems(page)
+    assert overflowing >= 5 and problems == [], problems
+    page.add_style_tag(content=NO_CUE)
+    _, no_cue = table_problems(page)
+    page.reload(wait_until="networkidle")
+    page.add_style_tag(content=NO_KEY)
+    _, no_key = table_problems(page)
+    context.close()
+    assert any('no "scroll" cue' in p for p in no_cue), no_cue
+    assert any("no fade" in p for p in no_cue), no_cue
+    assert any("head 1" in p and "key column 1" in p for p in no_key), no_key
+
+
+# --------------------------------------------------------------------------- the downloads, grouped
+
+#: The home page's list of downloads on a phone, from the top of its table to the end of the
+#: folded figures: at most two screens of 800 px. Its 14 rows (the take-home files and the
+#: notebooks, each up to five lines at 375 px) take about 1,300 px; the flat list of 51 rows took 4,662.
+DOWNLOADS_MAX_PX = 1600
+
+_DOWNLOADS_HEIGHT = """() => {
+  let top = null, bottom = 0;
+  const first = document.getElementById('take-home').nextElementSibling;
+  for (let e = first; e && e.tagName !== 'H2'; e = e.nextElementSibling)
+    if (e.querySelector('table') || e.tagName === 'DETAILS') {
+      const r = e.getBoundingClientRect(); top ??= r.top; bottom = r.bottom;
+    }
+  return bottom - top;
+}"""
+
+
+def test_the_downloads_fit_two_phone_screens(browser, site_url):
+    """One row per take-home file and per notebook; the figures' 39 files folded under one line.
+    Unfolded, as the list used to be, it is far longer than the bound: the check can fail."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site_url, wait_until="networkidle")
+    height = page.evaluate(_DOWNLOADS_HEIGHT)
+    folded = page.locator("#take-home ~ details").first
+    assert "figures" in folded.locator("summary").inner_text()
+    assert folded.get_attribute("open") is None, "the figures are folded"
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )
+    unfolded = page.evaluate(_DOWNLOADS_HEIGHT)
+    context.close()
+    assert height <= DOWNLOADS_MAX_PX, f"the downloads take {height:.0f} px at 375 px"
+    assert unfolded > DOWNLOADS_MAX_PX, (
+        f"unfolded: {unfolded:.0f} px, the check cannot fail"
+    )
