@@ -25,6 +25,7 @@ from ..handcalc import K_CAT, WORDS
 from ..toy import AXES
 from . import cache, charts, charts_scale, charts_steps
 from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
+from .overlaps import OverlapError
 from .plotting import DARK, LIGHT, PALETTES, Palette
 from .results import Results
 
@@ -55,12 +56,21 @@ def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
     Args:
         name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
         draw_one: draws the figure in one palette and returns its SVG text.
+
+    Raises:
+        OverlapError: in either scheme, a text of the figure overlaps another, a data mark or
+            the legend; each problem names the figure, the scheme and the two artists.
     """
     # each drawing is cached on its code and its numbers (build/cache.py): a hit needs no Matplotlib
-    return {
-        name: cache.call(draw_one, LIGHT),
-        dark_name(name): cache.call(draw_one, DARK),
-    }
+    drawn = {}
+    for palette, file in ((LIGHT, name), (DARK, dark_name(name))):
+        try:
+            drawn[file] = cache.call(draw_one, palette)
+        except OverlapError as e:
+            raise OverlapError(
+                [f"figure {name} ({palette.name} scheme): {p}" for p in e.problems]
+            ) from None
+    return drawn
 
 
 def draw(r: Results) -> None:

@@ -145,8 +145,13 @@ def lines_svg(
     ylabel: str,
     p: Palette = LIGHT,
     logx: bool = True,
+    legend_below: bool = False,
 ) -> str:
-    """A line chart with markers and a legend; each series also gets its own marker shape and line style."""
+    """A line chart with markers and a legend; each series also gets its own marker shape and line style.
+
+    ``legend_below`` puts the legend under the chart, clear of every point (for series that fill the
+    chart's corners); otherwise Matplotlib picks the emptiest corner.
+    """
     plt = pyplot(p)
     fig, ax = plt.subplots(figsize=(5.0, 3.4))
     markers, styles = ["o", "s", "^", "D"], ["-", "--", ":", "-."]
@@ -166,7 +171,10 @@ def lines_svg(
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=12, loc="left")
     ax.grid(True)
-    ax.legend(frameon=False)
+    if legend_below:
+        ax.legend(frameon=False, loc="upper left", bbox_to_anchor=(0, -0.2))
+    else:
+        ax.legend(frameon=False)
     desc = f"{ylabel} against {xlabel}. " + "; ".join(
         f"{name}: " + ", ".join(f"{xv} -> {float(yv):.3f}" for xv, yv in zip(x, ys))
         for name, ys in series.items()

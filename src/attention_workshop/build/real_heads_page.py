@@ -208,6 +208,7 @@ def _bank_files(f: RealHeads) -> dict[str, str]:
         "layer (0: going in)",
         "cosine",
         logx=False,
+        legend_below=True,
     )
     rows = [[n, f.bank.senses[n], f.bank.same[n]] for n in layers]
     csv = figures.table_csv(["layer", "river_vs_savings", "river_vs_river"], rows)
