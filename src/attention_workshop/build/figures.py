@@ -35,6 +35,7 @@ __all__ = [
     "DARK",
     "PALETTES",
     "dark_name",
+    "open_full_size",
     "themed",
     "draw",
     "heatmap_svg",
@@ -48,6 +49,13 @@ def dark_name(name: str) -> str:
     """The file name of a figure's dark-scheme twin: ``"sqrt-dk.svg"`` -> ``"sqrt-dk-dark.svg"``."""
     stem, dot, ext = name.rpartition(".")
     return f"{stem}-dark.{ext}" if dot else f"{name}-dark"
+
+
+def open_full_size(src: str) -> str:
+    """A link that opens a figure's light SVG by itself, at its own size: its text as large as it was
+    drawn (11 CSS pixels or more), where a phone's page shrinks it. The light drawing, since a file
+    opened alone has the browser's white background."""
+    return f'<a class="workshop-full-size" href="{src}">Open full size (SVG, light colours)</a>'
 
 
 def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
