@@ -185,3 +185,73 @@ def test_the_head_grid_reads_in_the_dark(browser, site_url):
     assert contrast(DARK.high, DARK.bg) >= 3, (
         "the strongest shade hardly shows on the page"
     )
+
+
+#: The interactive grid's labels as shown: each layer's and head's number and each head's class
+#: and score, with its size, its colour blended on the page and whether it is drawn at all.
+_GRID_LABELS = """() => {
+  const g = document.querySelector('.rh-grid');
+  const rgb = s => s.match(/[\\d.]+/g).map(Number);
+  const bg = rgb(getComputedStyle(document.body).backgroundColor);
+  const hex = c => '#' + c.map(v => Math.round(v).toString(16).padStart(2, '0')).join('');
+  const labels = [...g.querySelectorAll('.rh-row, .rh-col, .rh-label > span')].map(e => {
+    const [r, gr, b, a = 1] = rgb(getComputedStyle(e).color), r0 = e.getBoundingClientRect();
+    return {text: e.textContent, px: parseFloat(getComputedStyle(e).fontSize),
+            colour: hex([r, gr, b].map((v, i) => a * v + (1 - a) * bg[i])), shown: r0.width > 0 && r0.height > 0};
+  });
+  const last = g.querySelectorAll('.rh-head')[g.querySelectorAll('.rh-head').length - 1];
+  last.focus();
+  const box = last.getBoundingClientRect(), view = g.getBoundingClientRect();
+  return {labels, bg: hex(bg), lastInView: box.left >= view.left - 1 && box.right <= view.right + 1};
+}"""
+
+
+def grid_label_problems(
+    browser, site_url: str, scheme: str, edit: str = ""
+) -> list[str]:
+    """What is wrong with the interactive 72-head grid at 375 px in ``scheme``."""
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(site_url + "real-heads/", wait_until="networkidle")
+    page.wait_for_selector(".rh-ready .rh-label > span", state="attached")
+    if edit:
+        page.add_style_tag(content=edit)
+    found = page.evaluate(_GRID_LABELS)
+    context.close()
+    labels, problems = found["labels"], []
+    if len(labels) < 6 + 12 + 2 * 72:
+        problems.append(f"{len(labels)} labels in the grid")
+    for lab in labels:
+        if not lab["shown"]:
+            problems.append(f"{lab['text']!r} is not shown")
+        elif lab["px"] < SMALLEST:
+            problems.append(f"{lab['text']!r} is {lab['px']} px")
+        elif contrast(lab["colour"], found["bg"]) < 4.5:
+            problems.append(f"{lab['text']!r}: {lab['colour']} on {found['bg']}")
+    if not found["lastInView"]:
+        problems.append(
+            "layer 6, head 12 is not brought into view when it has the focus"
+        )
+    return sorted(set(problems))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_interactive_grid_keeps_its_labels_on_a_phone(browser, site_url, scheme):
+    """At 375 px every layer, head and class label of the 72 heads is drawn, at 11 px or more,
+    4.5:1 on the page; the grid scrolls sideways, and the focused head scrolls into view."""
+    problems = grid_label_problems(browser, site_url, scheme)
+    assert not problems, problems[:10]
+
+
+def test_the_grid_label_check_can_fail(browser, site_url):
+    """The labels hidden on a phone, as the page once did, and the layer numbers made faint."""
+    problems = grid_label_problems(
+        browser,
+        site_url,
+        "dark",
+        ".md-typeset .rh-label { display: none !important; } .md-typeset .rh-row { color: #3a3d47 !important; }",
+    )
+    assert any("'prev' is not shown" in p or "is not shown" in p for p in problems), (
+        problems
+    )
+    assert any(p.startswith("'layer 1':") for p in problems), problems
