@@ -105,3 +105,33 @@ def test_every_figure_of_the_site_is_drawn_clear(results):
     assert len(results.figures) >= 20
     files = real_heads_page.site_files()
     assert "generated/real-heads/bank-cosine-dark.svg" in files
+
+
+def test_hand_written_svg_texts_are_checked_by_their_own_geometry():
+    """Two labels 12 px apart at 12 px fit; 4 px apart they overlap (boxes from the font size)."""
+    from attention_workshop.build.overlaps import check_svg, svg_text_boxes
+
+    head = '<svg xmlns="http://www.w3.org/2000/svg"><g font-size="12">'
+    fits = (
+        head
+        + '<text x="0" y="20">layer 1</text><text x="0" y="32">layer 2</text></g></svg>'
+    )
+    assert [w for w, _ in svg_text_boxes(fits)] == ["layer 1", "layer 2"]
+    assert check_svg(fits) == fits
+    clash = (
+        head
+        + '<text x="0" y="20">layer 1</text><text x="0" y="24">layer 2</text></g></svg>'
+    )
+    with pytest.raises(OverlapError, match="text 'layer 1' overlaps text 'layer 2'"):
+        check_svg(clash)
+    # through the Real heads grid: a label too wide for its thumbnail runs into its neighbour's
+    import numpy as np
+
+    from attention_workshop.build.head_figures import grid_svg
+
+    weights = np.full((1, 2, 2, 2), 0.5)
+    grid_svg(weights, [["prev 1.00", "CLS 0.70"]], "two heads", "d")
+    with pytest.raises(OverlapError, match="overlaps text"):
+        grid_svg(
+            weights, [["a label far too wide", "for a thumbnail"]], "two heads", "d"
+        )

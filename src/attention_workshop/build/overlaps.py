@@ -17,7 +17,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["OverlapError", "overlaps", "check"]
+__all__ = [
+    "OverlapError",
+    "overlaps",
+    "check",
+    "svg_text_boxes",
+    "svg_overlaps",
+    "check_svg",
+]
 
 #: Pixels (at the figure's dpi) that two boxes may share before they count as overlapping:
 #: Matplotlib's text boxes include the font's full ascent and descent, which no glyph fills.
@@ -236,3 +243,55 @@ def check(fig: Any) -> None:
     problems = overlaps(fig)
     if problems:
         raise OverlapError(problems)
+
+
+#: A hand-written SVG's text has no renderer to measure it: its box is estimated from its font size,
+#: this many ems per character (wider than the system sans-serif fonts' average) and 1 em tall.
+EM_PER_CHAR = 0.6
+
+
+def svg_text_boxes(svg: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each unrotated ``<text>`` of a hand-written SVG (:mod:`.head_figures`) with its estimated box
+    ``(x0, y0, x1, y1)`` in the SVG's units: font size and anchor inherited from its groups.
+    Rotated or transformed texts are left out (their extent depends on the font)."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    out = []
+
+    def walk(el: ET.Element, size: float, anchor: str) -> None:
+        size = float(el.get("font-size", size))
+        anchor = el.get("text-anchor", anchor)
+        if el.tag == f"{ns}text" and "transform" not in el.attrib:
+            words = "".join(el.itertext()).strip()
+            x, y = float(el.get("x", 0)), float(el.get("y", 0))
+            w = EM_PER_CHAR * size * len(words)
+            x0 = {"middle": x - w / 2, "end": x - w}.get(anchor, x)
+            out.append((words, (x0, y - 0.8 * size, x0 + w, y + 0.2 * size)))
+        if el.tag != f"{ns}text" and not el.get("transform"):
+            for child in el:
+                walk(child, size, anchor)
+
+    walk(ET.fromstring(svg), 16.0, "start")
+    return out
+
+
+def svg_overlaps(svg: str) -> list[str]:
+    """Pairs of a hand-written SVG's texts whose estimated boxes (:func:`svg_text_boxes`) overlap."""
+    boxes = svg_text_boxes(svg)
+    return [
+        f"text {a!r} overlaps text {b!r}"
+        for (a, (ax0, ay0, ax1, ay1)), (b, (bx0, by0, bx1, by1)) in combinations(
+            boxes, 2
+        )
+        if min(ax1, bx1) - max(ax0, bx0) > SLACK
+        and min(ay1, by1) - max(ay0, by0) > SLACK
+    ]
+
+
+def check_svg(svg: str) -> str:
+    """``svg`` itself, or :class:`OverlapError` when :func:`svg_overlaps` finds two texts on each other."""
+    problems = svg_overlaps(svg)
+    if problems:
+        raise OverlapError(problems)
+    return svg
