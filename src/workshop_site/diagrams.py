@@ -236,10 +236,18 @@ def stable_classes(output: str, src_uri: str) -> str:
 
 
 def describe(svg: str, title: str, desc: str) -> str:
-    """Put ``<title>`` and ``<desc>`` first inside the root ``<svg>`` (replacing any there were)."""
+    """Put ``<title>`` and ``<desc>`` first inside the root ``<svg>`` (replacing any there were), and
+    give a root with only a ``viewBox`` its natural size as ``width`` and ``height``: opened by
+    itself ("Open full size"), the diagram is drawn at the size of its text, not shrunk to the window."""
     svg = re.sub(r"<title>.*?</title>|<desc>.*?</desc>", "", svg, count=2, flags=re.S)
     m = re.search(r"<svg\b[^>]*>", svg)
     if m is None:
         return svg
+    box = re.search(r'viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"', m.group(0))
+    if box and not re.search(r"\swidth=", m.group(0)):
+        sized = m.group(0)[:-1] + f' width="{box.group(1)}" height="{box.group(2)}">'
+        svg = svg[: m.start()] + sized + svg[m.end() :]
+        m = re.search(r"<svg\b[^>]*>", svg)
+        assert m is not None
     texts = f"<title>{html.escape(title, quote=False)}</title><desc>{html.escape(desc, quote=False)}</desc>"
     return svg[: m.end()] + texts + svg[m.end() :]

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from attention_workshop.experiment.figures import dark_name
+
 from . import notebooks, reproduce, takehome
-from .figures import dark_name
 from .pages import GENERATED, results
 from .render import md_table
 

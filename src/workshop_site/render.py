@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from attention_workshop.experiment import fmt
-from attention_workshop.experiment.figures import dark_name
+from attention_workshop.experiment.figures import dark_name, open_full_size
 from attention_workshop.toy import SENT_RIVER
 
 from .pages import GENERATED, LOG_PAGE, results
@@ -149,7 +149,8 @@ def figure(name: str, alt: str, caption: str) -> str:
     The light and the dark SVG (:func:`attention_workshop.experiment.figures.themed`) are both in the
     figure, marked ``#only-light`` and ``#only-dark``: Material shows the one of the page's scheme.
     The text alternative is ``alt`` followed by :func:`figure_summary` (the numbers the figure shows);
-    the caption links the SVG (light and dark) and the CSV.
+    the caption opens the light SVG full size (:func:`.figures.open_full_size`: on a phone the page shrinks
+    the figure's text) and links it and the CSV for download.
     """
     r = results()
     stem, dark = name.removesuffix(".svg"), dark_name(name)
@@ -168,7 +169,8 @@ def figure(name: str, alt: str, caption: str) -> str:
         images += f"![{alt}]({GENERATED}/{dark}#only-dark)\n"
     return (
         f'<figure class="workshop-figure" markdown="span">\n{images}'
-        f'<figcaption>{caption} <a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
+        f"<figcaption>{caption} {open_full_size(f'{GENERATED}/{name}')} · "
+        f'<a href="{GENERATED}/{name}" download>Download SVG</a>{csv}</figcaption>\n'
         f"</figure>\n"
     )
 

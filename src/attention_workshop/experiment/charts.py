@@ -82,8 +82,13 @@ def word_arrows(points: dict[str, Point], axes: Sequence[str], p: Palette) -> st
         colour = p.series[0 if xy[0] > xy[1] else 1 if xy[1] > xy[0] else 2]
         if xy == (0.0, 0.0):
             ax.plot([0], [0], "o", color=p.fg, ms=6, zorder=4)
+            # below the origin's right: the arrows leave it up and to the right
             ax.annotate(
-                f"{word} (0, 0)", (0, 0), xytext=(8, 8), textcoords="offset points"
+                f"{word} (0, 0)",
+                (0, 0),
+                xytext=(6, -3),
+                textcoords="offset points",
+                va="top",
             )
             continue
         arrow(ax, xy, colour)
@@ -204,21 +209,23 @@ def bank_arrows(moves: Sequence[tuple[str, Point]], p: Palette) -> str:
     """bank's row on water and money: before attention, and after it in each sentence."""
     plt = pyplot(p)
     fig, ax = plt.subplots(figsize=(4.6, 4.4))
-    top = max(max(xy) for _, xy in moves) + 0.15
+    top = max(max(xy) for _, xy in moves) + 0.25
     ax.plot([0, top], [0, top], ls="--", color=p.muted, lw=1)
-    ax.text(top * 0.97, top * 0.8, "water = money", color=p.muted, ha="right")
+    # the diagonal's name above its far end; each label on the side of the diagonal its point is on
+    ax.text(top * 0.9, top * 0.98, "water = money", color=p.muted, ha="right", va="top")
     colours = [p.fg, p.series[0], p.series[1]]
-    offsets = [(8, -10), (6, -14), (6, 2)]
-    aligns = ["left", "left", "left"]
-    for (name, xy), colour, off, ha in zip(moves, colours, offsets, aligns):
+    offsets = [(8, -4), (6, -14), (-4, 6)]
+    aligns = [("left", "top"), ("left", "baseline"), ("left", "bottom")]
+    for (name, xy), colour, off, (ha, va) in zip(moves, colours, offsets, aligns):
         arrow(ax, xy, colour, width=2.2)
         ax.annotate(
-            f"{name}\n({f3(xy[0])}, {f3(xy[1])})",
+            name.replace(" in ", " in\n") + f"\n({f3(xy[0])}, {f3(xy[1])})",
             xy,
             xytext=off,
             textcoords="offset points",
             color=colour,
             ha=ha,
+            va=va,
             fontsize=10,
         )
     ax.set_xlim(0, top)

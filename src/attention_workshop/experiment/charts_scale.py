@@ -62,15 +62,14 @@ def _big_blocks(ax: Any, big: Sequence[Block], gap: int, p: Palette) -> int:
                 va="top",
                 fontsize=10,
             )
-        ax.text(x + cols / 2, rows + 40, name, ha="center", va="bottom", fontsize=10)
+        # the size above the block, under its name: inside, it would cross the parts' borders
         ax.text(
             x + cols / 2,
-            rows / 2,
-            f"{rows} × {cols}",
+            rows + 40,
+            f"{name}\n{rows} × {cols}",
             ha="center",
-            va="center",
-            fontsize=12,
-            fontweight="bold",
+            va="bottom",
+            fontsize=10,
         )
         x += cols + gap
     return x
@@ -116,7 +115,7 @@ def blocks(items: Sequence[Block], p: Palette) -> str:
     x = _big_blocks(ax, big, gap, p)
     _small_blocks(ax, small, gap, p)
     ax.set_xlim(-40, x)
-    ax.set_ylim(-gap - 420, tallest + 200)
+    ax.set_ylim(-gap - 420, tallest + 400)
     ax.set_aspect("equal")
     ax.axis("off")
     ax.set_title(
@@ -176,35 +175,22 @@ def log_map(
     n_lines: int,
     p: Palette,
 ) -> str:
-    """results.log's sections as bars along its lines, one row per page that quotes them."""
+    """results.log's sections as bars along its lines, one row per section (named on the left),
+    coloured by the page that quotes it; the page's name follows its first section's bar."""
     plt = pyplot(p)
-    fig, ax = plt.subplots(figsize=(5.0, 0.5 * len(pages) + 1.4))
-    row = {page: i for i, page in enumerate(pages)}
-    for n, (page, label, a, b) in enumerate(spans):
-        y = row.get(page, len(pages))
-        colour = p.series[y % 4]
-        ax.barh(
-            y,
-            b - a + 1,
-            left=a,
-            height=0.55,
-            color=colour,
-            alpha=0.85,
-            edgecolor=p.bg,
-            lw=1,
-        )
-        ax.text(
-            (a + b) / 2,
-            y + (0.42 if n % 2 else -0.42),
-            label.lstrip("S"),
-            ha="center",
-            va="center",
-            fontsize=9.5,
-        )
-    ax.set_yticks(range(len(pages)), labels=list(pages))
+    fig, ax = plt.subplots(figsize=(5.0, 0.24 * len(spans) + 1.2))
+    colour_of = {page: p.series[i % 4] for i, page in enumerate(pages)}
+    named: set[str] = set()
+    for y, (page, _, a, b) in enumerate(spans):
+        ax.barh(y, b - a + 1, left=a, height=0.7, color=colour_of.get(page, p.muted))
+        if page not in named:
+            named.add(page)
+            ax.text(b + 6, y, page, va="center", fontsize=10, color=p.fg)
+    ax.set_yticks(range(len(spans)), labels=[label for _, label, _, _ in spans])
+    ax.tick_params(axis="y", labelsize=10)
     ax.invert_yaxis()
-    ax.set_xlim(0, n_lines + 1)
-    ax.set_xlabel("line of results.log (each bar a section, S1, S2, ...)")
+    ax.set_xlim(0, n_lines * 1.3)
+    ax.set_xlabel("line of results.log")
     ax.set_title(
         "Where each page's numbers are in results.log", loc="left", fontsize=11
     )

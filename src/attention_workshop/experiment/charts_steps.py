@@ -30,11 +30,15 @@ def _keys_and_shadows(
         kv = np.array(k)
         foot = (kv @ unit) * unit
         arrow(ax, k, p.series[0], width=2)
+        on_line = bool(
+            np.allclose(foot, kv)
+        )  # the query's line runs on past it: label it on the left
         ax.annotate(
             f'k{n} "{word}"',
             k,
-            xytext=(6, 6),
+            xytext=(-6, 6) if on_line else (6, 6),
             textcoords="offset points",
+            ha="right" if on_line else "left",
             color=p.series[0],
             fontweight="bold",
         )
@@ -45,12 +49,19 @@ def _keys_and_shadows(
         )
     for at, texts in feet.items():
         ax.plot([at[0]], [at[1]], "o", color=p.fg, ms=4, zorder=4)
+        # a shadow shared by several keys sits where their dashed lines meet: its text goes
+        # right of the query's line, with a pointer
+        shared = len(texts) > 1
         ax.annotate(
             "\n".join(texts),
             at,
-            xytext=(8, -26),
+            xytext=(70, -12) if shared else (8, -26),
             textcoords="offset points",
             fontsize=10,
+            va="top" if shared else "baseline",
+            arrowprops={"arrowstyle": "-", "color": p.muted, "lw": 0.8}
+            if shared
+            else None,
         )
 
 

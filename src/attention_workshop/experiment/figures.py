@@ -25,6 +25,7 @@ from ..handcalc import K_CAT, WORDS
 from ..toy import AXES
 from . import cache, charts, charts_scale, charts_steps
 from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
+from .overlaps import OverlapError
 from .plotting import DARK, LIGHT, PALETTES, Palette
 from .results import Results
 
@@ -34,6 +35,7 @@ __all__ = [
     "DARK",
     "PALETTES",
     "dark_name",
+    "open_full_size",
     "themed",
     "draw",
     "heatmap_svg",
@@ -49,18 +51,34 @@ def dark_name(name: str) -> str:
     return f"{stem}-dark.{ext}" if dot else f"{name}-dark"
 
 
+def open_full_size(src: str) -> str:
+    """A link that opens a figure's light SVG by itself, at its own size: its text as large as it was
+    drawn (11 CSS pixels or more), where a phone's page shrinks it. The light drawing, since a file
+    opened alone has the browser's white background."""
+    return f'<a class="workshop-full-size" href="{src}">Open full size (SVG, light colours)</a>'
+
+
 def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
     """A figure in both schemes: ``{name: light SVG, dark_name(name): dark SVG}``.
 
     Args:
         name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
         draw_one: draws the figure in one palette and returns its SVG text.
+
+    Raises:
+        OverlapError: in either scheme, a text of the figure overlaps another, a data mark or
+            the legend; each problem names the figure, the scheme and the two artists.
     """
     # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs no Matplotlib
-    return {
-        name: cache.call(draw_one, LIGHT),
-        dark_name(name): cache.call(draw_one, DARK),
-    }
+    drawn = {}
+    for palette, file in ((LIGHT, name), (DARK, dark_name(name))):
+        try:
+            drawn[file] = cache.call(draw_one, palette)
+        except OverlapError as e:
+            raise OverlapError(
+                [f"figure {name} ({palette.name} scheme): {p}" for p in e.problems]
+            ) from None
+    return drawn
 
 
 def draw(r: Results) -> None:

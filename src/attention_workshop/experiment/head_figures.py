@@ -5,7 +5,8 @@ dates, no random ids). Like every figure of the site, each is drawn once per col
 (:func:`attention_workshop.experiment.figures.themed` with a :class:`~.plotting.Palette`), on a
 transparent background: the cells' colours are the rules of one ``<style>`` block, the text
 carries its colour itself (as Matplotlib's figures do). Each figure starts with a ``<title>``
-and a ``<desc>`` that state what it shows.
+and a ``<desc>`` that state what it shows. Their unrotated texts are checked for overlaps by their
+own geometry (:func:`.overlaps.check_svg`: no renderer, so each box is estimated from its font size).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 
 from . import fmt
+from .overlaps import check_svg
 from .plotting import LIGHT, Palette, contrast
 
 __all__ = [
@@ -185,7 +187,7 @@ def grid_svg(
             f"{escape(line)}</text>"
         )
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return check_svg("\n".join(out) + "\n")
 
 
 def _rules(T: int) -> str:
@@ -286,4 +288,4 @@ def head_svg(
         "rows: the token looking; columns: the token looked at; each row sums to 1</text>"
     )
     out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return check_svg("\n".join(out) + "\n")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from .overlaps import OverlapError, check
+
 __all__ = ["Palette", "LIGHT", "DARK", "PALETTES", "pyplot", "svg", "contrast"]
 
 
@@ -100,9 +102,19 @@ def pyplot(p: Palette) -> Any:
 
 def svg(fig: Any, title: str, desc: str) -> str:
     """The figure as SVG text, with a ``<title>`` and a ``<desc>`` that state its numbers (for a
-    reader who downloads the file, or whose screen reader opens it). Closes the figure."""
+    reader who downloads the file, or whose screen reader opens it). Closes the figure.
+
+    Raises:
+        OverlapError: two of its texts overlap, or a text overlaps a data mark or the legend
+            (:func:`.overlaps.check`, on the figure as drawn).
+    """
     import matplotlib.pyplot as plt
 
+    try:
+        check(fig)
+    except OverlapError:
+        plt.close(fig)
+        raise
     buf = io.StringIO()
     fig.savefig(
         buf,

@@ -12,7 +12,7 @@ import html
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Heads
 from . import fmt
-from .figures import dark_name
+from .figures import dark_name, open_full_size
 from .real_heads_page import (
     INDEX_PATH,
     class_label,
@@ -44,7 +44,8 @@ def figure(path: str, alt: str, caption: str) -> str:
     CSV downloads (loaded lazily).
 
     Both drawings are in it (:func:`.figures.themed`), marked ``#only-light`` and ``#only-dark``:
-    Material shows the one of the page's scheme. The download is the light SVG.
+    Material shows the one of the page's scheme. The caption opens the light SVG full size
+    (:func:`.figures.open_full_size`) and downloads it.
     """
     csv = path.removesuffix(".svg") + ".csv"
     alt = html.escape(alt)
@@ -52,7 +53,8 @@ def figure(path: str, alt: str, caption: str) -> str:
         f'<figure class="workshop-figure rh-figure">\n'
         f'<img src="{path}#only-light" alt="{alt}" loading="lazy">\n'
         f'<img src="{dark_name(path)}#only-dark" alt="{alt}" loading="lazy">\n'
-        f'<figcaption>{caption} <a href="{path}" download>Download SVG</a> · '
+        f"<figcaption>{caption} {open_full_size(path)} · "
+        f'<a href="{path}" download>Download SVG</a> · '
         f'<a href="{csv}" download>numbers as CSV</a></figcaption>\n'
         f"</figure>\n"
     )

@@ -1,0 +1,257 @@
+"""Figures on a phone, in headless Chromium: no figure text smaller than 11 CSS pixels, unless the
+figure has a visible, keyboard-reachable "Open full size" link that shows it with text of 11 px or more.
+
+A figure's text size is measured as drawn: for an SVG shown by an ``<img>``, the file is laid out
+at the image's rendered width and each ``<text>``'s font size is multiplied by its scale on screen
+(its CTM); an inline SVG (a D2 diagram) is measured where it is. Each check is shown to fail on a
+page broken on purpose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_workshop.experiment.plotting import DARK, contrast
+
+from .test_browser_pages import _EVERY_TAB, _pages
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 375, "height": 800}
+#: The smallest text a reader should be asked to read, in CSS pixels.
+SMALLEST = 11.0
+
+#: The smallest text of an SVG element (or document) as drawn on screen: font size times scale.
+_SMALLEST_TEXT = """root => {
+  let least = Infinity;
+  for (const t of root.querySelectorAll('text')) {
+    if (!t.textContent.trim()) continue;
+    const m = t.getScreenCTM();
+    if (!m) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.c, m.d);
+    if (px > 0) least = Math.min(least, px);
+  }
+  return least;
+}"""
+
+#: Every figure on the open page: where it is, its smallest text as shown, and its full-size link.
+_FIGURES = (
+    """async () => {
+  const smallest = """
+    + _SMALLEST_TEXT
+    + """;
+  const out = [];
+  for (const [n, f] of [...document.querySelectorAll('article figure')].entries()) {
+    let least = Infinity, what = '';
+    for (const img of f.querySelectorAll('img')) {
+      const box = img.getBoundingClientRect();
+      if (img.offsetParent === null || box.width === 0) continue;
+      const text = await (await fetch(img.src.split('#')[0])).text();
+      const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+      const holder = document.createElement('div');
+      holder.style.cssText = `position:absolute;left:0;top:0;width:${box.width}px;visibility:hidden`;
+      const drawn = document.importNode(svg, true);
+      drawn.setAttribute('width', box.width); drawn.removeAttribute('height');
+      holder.appendChild(drawn); document.body.appendChild(holder);
+      least = Math.min(least, smallest(drawn)); what = img.getAttribute('src');
+      holder.remove();
+    }
+    for (const svg of f.querySelectorAll('svg')) {
+      if (svg.getBoundingClientRect().width === 0 || svg.closest('img')) continue;
+      if (svg.parentElement.closest('svg')) continue;
+      least = Math.min(least, smallest(svg)); what = what || 'an inline SVG';
+    }
+    if (least === Infinity) continue;
+    const link = [...f.querySelectorAll('a')].find(a => a.textContent.trim().startsWith('Open full size'));
+    let control = null;
+    if (link) {
+      const r = link.getBoundingClientRect(), s = getComputedStyle(link);
+      link.focus();
+      control = {href: link.href, shown: r.width > 0 && r.height > 0 && s.visibility !== 'hidden'
+                 && s.display !== 'none', focusable: document.activeElement === link && link.tabIndex >= 0};
+    }
+    out.push({n: n + 1, what, least, control});
+  }
+  return out;
+}"""
+)
+
+
+def figure_text_problems(
+    browser, site_url: str, url: str, edit: str = ""
+) -> tuple[int, list[str]]:
+    """The figures of one page at 375 px whose text is under :data:`SMALLEST` without a working
+    full-size view; ``edit`` is JavaScript run on the page first (to break it on purpose)."""
+    context = browser.new_context(viewport=PHONE)
+    page, full = context.new_page(), context.new_page()
+    page.goto(site_url + url, wait_until="networkidle")
+    page.add_style_tag(content=_EVERY_TAB)
+    # what a reader sees once they open each "Reveal" and pick each tab
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )
+    if edit:
+        page.evaluate(edit)
+    figures = page.evaluate(_FIGURES)
+    problems = []
+    for f in figures:
+        if f["least"] >= SMALLEST:
+            continue
+        name = (
+            f"{url or 'home'} figure {f['n']} ({f['what']}): text {f['least']:.1f} px"
+        )
+        c = f["control"]
+        if c is None:
+            problems.append(f"{name}, and no 'Open full size' link")
+        elif not (c["shown"] and c["focusable"]):
+            problems.append(
+                f"{name}; its full-size link is hidden or not reachable by keyboard: {c}"
+            )
+        else:
+            full.goto(c["href"], wait_until="load")
+            opened = full.evaluate(_SMALLEST_TEXT, full.evaluate_handle("document"))
+            if opened < SMALLEST:
+                problems.append(
+                    f"{name}; opened full size ({c['href']}) still {opened:.1f} px"
+                )
+    context.close()
+    return len(figures), problems
+
+
+def test_no_figure_text_under_11_px_on_a_phone_without_a_full_size_view(
+    browser, site_url, built_site
+):
+    """On every page at 375 px: each figure's text is 11 CSS px or more, or the figure's visible,
+    focusable "Open full size" link opens a view where it is."""
+    problems, figures = [], 0
+    for url in _pages(built_site):
+        n, found = figure_text_problems(browser, site_url, url)
+        figures, problems = figures + n, problems + found
+    assert figures >= 30, f"{figures} figures measured: the check looks at nothing"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_figure_text_check_can_fail(browser, site_url):
+    """Module 1's figures with their full-size links taken away, then with the link hidden: each
+    is named (their text is drawn at about 8 px at 375 px)."""
+    n, problems = figure_text_problems(
+        browser,
+        site_url,
+        "module-1/",
+        "document.querySelectorAll('a.workshop-full-size').forEach(a => a.remove())",
+    )
+    assert n >= 2 and any("no 'Open full size' link" in p for p in problems), problems
+    _, problems = figure_text_problems(
+        browser,
+        site_url,
+        "module-1/",
+        "document.querySelectorAll('a.workshop-full-size').forEach(a => a.style.display = 'none')",
+    )
+    assert any("hidden or not reachable" in p for p in problems), problems
+
+
+# --------------------------------------------------------------------------- the 72-head grid, dark
+
+
+def test_the_head_grid_reads_in_the_dark(browser, site_url):
+    """Real heads in the dark scheme: the grid shows its own dark drawing, every label (titles,
+    layer and head numbers, each head's class) is in a colour of 4.5:1 or more on the page, and a
+    thumbnail's strongest shade stands out from the page by 3:1 or more."""
+    import re
+
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 900}, color_scheme="dark"
+    )
+    page = context.new_page()
+    page.goto(site_url + "real-heads/", wait_until="networkidle")
+    page.add_style_tag(content=_EVERY_TAB)
+    src = page.evaluate(
+        "() => [...document.querySelectorAll('article figure img')].filter(i => i.offsetParent"
+        " !== null).map(i => i.getAttribute('src')).find(s => s.includes('-grid'))"
+    )
+    assert src and src.endswith("-grid-dark.svg#only-dark"), src
+    svg = page.evaluate("async s => (await fetch(s)).text()", src.split("#")[0])
+    context.close()
+    labels = re.findall(r'<text style="fill: (#[0-9a-f]{6})"[^>]*>([^<]+)</text>', svg)
+    assert sum(t.startswith("layer ") for _, t in labels) == 6, (
+        "the layers' labels are missing"
+    )
+    assert sum(t.startswith("head ") for _, t in labels) == 12, (
+        "the heads' labels are missing"
+    )
+    assert len(labels) >= 72 + 18, f"{len(labels)} labels: a head's class is missing"
+    weak = {(c, t) for c, t in labels if contrast(c, DARK.bg) < 4.5}
+    assert not weak, f"labels under 4.5:1 on {DARK.bg}: {sorted(weak)[:5]}"
+    assert contrast(DARK.high, DARK.bg) >= 3, (
+        "the strongest shade hardly shows on the page"
+    )
+
+
+#: The interactive grid's labels as shown: each layer's and head's number and each head's class
+#: and score, with its size, its colour blended on the page and whether it is drawn at all.
+_GRID_LABELS = """() => {
+  const g = document.querySelector('.rh-grid');
+  const rgb = s => s.match(/[\\d.]+/g).map(Number);
+  const bg = rgb(getComputedStyle(document.body).backgroundColor);
+  const hex = c => '#' + c.map(v => Math.round(v).toString(16).padStart(2, '0')).join('');
+  const labels = [...g.querySelectorAll('.rh-row, .rh-col, .rh-label > span')].map(e => {
+    const [r, gr, b, a = 1] = rgb(getComputedStyle(e).color), r0 = e.getBoundingClientRect();
+    return {text: e.textContent, px: parseFloat(getComputedStyle(e).fontSize),
+            colour: hex([r, gr, b].map((v, i) => a * v + (1 - a) * bg[i])), shown: r0.width > 0 && r0.height > 0};
+  });
+  const last = g.querySelectorAll('.rh-head')[g.querySelectorAll('.rh-head').length - 1];
+  last.focus();
+  const box = last.getBoundingClientRect(), view = g.getBoundingClientRect();
+  return {labels, bg: hex(bg), lastInView: box.left >= view.left - 1 && box.right <= view.right + 1};
+}"""
+
+
+def grid_label_problems(
+    browser, site_url: str, scheme: str, edit: str = ""
+) -> list[str]:
+    """What is wrong with the interactive 72-head grid at 375 px in ``scheme``."""
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(site_url + "real-heads/", wait_until="networkidle")
+    page.wait_for_selector(".rh-ready .rh-label > span", state="attached")
+    if edit:
+        page.add_style_tag(content=edit)
+    found = page.evaluate(_GRID_LABELS)
+    context.close()
+    labels, problems = found["labels"], []
+    if len(labels) < 6 + 12 + 2 * 72:
+        problems.append(f"{len(labels)} labels in the grid")
+    for lab in labels:
+        if not lab["shown"]:
+            problems.append(f"{lab['text']!r} is not shown")
+        elif lab["px"] < SMALLEST:
+            problems.append(f"{lab['text']!r} is {lab['px']} px")
+        elif contrast(lab["colour"], found["bg"]) < 4.5:
+            problems.append(f"{lab['text']!r}: {lab['colour']} on {found['bg']}")
+    if not found["lastInView"]:
+        problems.append(
+            "layer 6, head 12 is not brought into view when it has the focus"
+        )
+    return sorted(set(problems))
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_interactive_grid_keeps_its_labels_on_a_phone(browser, site_url, scheme):
+    """At 375 px every layer, head and class label of the 72 heads is drawn, at 11 px or more,
+    4.5:1 on the page; the grid scrolls sideways, and the focused head scrolls into view."""
+    problems = grid_label_problems(browser, site_url, scheme)
+    assert not problems, problems[:10]
+
+
+def test_the_grid_label_check_can_fail(browser, site_url):
+    """The labels hidden on a phone, as the page once did, and the layer numbers made faint."""
+    problems = grid_label_problems(
+        browser,
+        site_url,
+        "dark",
+        ".md-typeset .rh-label { display: none !important; } .md-typeset .rh-row { color: #3a3d47 !important; }",
+    )
+    assert any("'prev' is not shown" in p or "is not shown" in p for p in problems), (
+        problems
+    )
+    assert any(p.startswith("'layer 1':") for p in problems), problems
