@@ -17,6 +17,9 @@ export MKL_CBWR ?= COMPATIBLE
 
 # The port `make serve` listens on: make serve PORT=8001
 PORT ?= 8000
+# What builds the site: mkdocs (MkDocs 1.6), or properdocs (ProperDocs, its maintained fork; the same
+# pages but for the generator tag): make serve GENERATOR=properdocs, make site GENERATOR=properdocs
+GENERATOR ?= mkdocs
 PYTEST := $(PY) -m pytest -q
 
 .PHONY: help setup browser serve site lint test test-fast test-site bench captures lock clean
@@ -56,12 +59,12 @@ browser:
 # Not strict: a problem (an unknown value, a number typed by hand, a stale capture...) shows as a
 # warning box on its page and in the terminal, and serving goes on. `make site` and the tests are strict.
 serve: setup
-	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
+	$(PY) -m $(GENERATOR) serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
 # Built into a temporary folder first: site/ is replaced only by a build that succeeded.
 # A FRESH=1 build (build/publish.py sets it): nothing published is read from the cache.
 site: setup
-	$(PY) -m attention_workshop.build.publish site
+	GENERATOR=$(GENERATOR) $(PY) -m attention_workshop.build.publish site
 
 # ---------------------------------------------------------------- tests and figures
 # Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.

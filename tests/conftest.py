@@ -114,9 +114,12 @@ def build_site(
     project: Path = ROOT,
     check: bool = True,
     flags: tuple[str, ...] = ("--strict",),
+    generator: str = "mkdocs",
     **extra_env: str,
 ) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` (or ``flags``) of ``project`` into ``dest``; returns the finished process.
+
+    ``generator="properdocs"`` builds with ProperDocs (the maintained fork of MkDocs 1.6) instead.
 
     ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache).
 
@@ -140,7 +143,7 @@ def build_site(
             [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
         ).rstrip(os.pathsep)
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", *flags, "--site-dir", str(dest)],
+        [sys.executable, "-m", generator, "build", *flags, "--site-dir", str(dest)],
         cwd=project,
         env=env,
         capture_output=True,
