@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -37,6 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # changed on purpose computes what its change touches and reads the rest.
 os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
+#: The file each site build of the session adds a line to (hooks/publish.py): counted at the end.
+BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
+_BUILDS = pytest.StashKey[str]()
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -47,6 +53,44 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+
+def pytest_configure(config):
+    """The controller (or the only process) names the file every site build of the session adds
+    a line to (hooks/publish.py); the workers and every build they start inherit it."""
+    if not hasattr(config, "workerinput"):
+        fd, path = tempfile.mkstemp(
+            prefix="attention-workshop-builds-", suffix=".jsonl"
+        )
+        os.close(fd)
+        os.environ[BUILD_LOG] = config.stash[_BUILDS] = path
+
+
+def site_builds(path: str) -> list[dict[str, str]]:
+    """The builds a session started, one ``{"test": ..., "project": ...}`` per build."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """``site builds: N`` at the end of the session, with the tests that started them."""
+    path = config.stash.get(_BUILDS, None)
+    if path is None or not Path(path).is_file():
+        return
+    builds = site_builds(path)
+    by_test: dict[str, int] = {}
+    for b in builds:
+        test = b["test"].removesuffix(" (call)").removesuffix(" (setup)") or "(no test)"
+        by_test[test] = by_test.get(test, 0) + 1
+    terminalreporter.write_sep("-", f"site builds: {len(builds)}")
+    for test, n in sorted(by_test.items(), key=lambda kv: (-kv[1], kv[0])):
+        terminalreporter.write_line(f"{n:3d}  {test}")
+
+
+def pytest_unconfigure(config):
+    path = config.stash.get(_BUILDS, None)
+    if path is not None:
+        Path(path).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
