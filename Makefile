@@ -20,6 +20,7 @@ PORT ?= 8000
 # What builds the site: mkdocs (MkDocs 1.6), or properdocs (ProperDocs, its maintained fork; the same
 # pages but for the generator tag): make serve GENERATOR=properdocs, make site GENERATOR=properdocs
 GENERATOR ?= mkdocs
+export GENERATOR
 PYTEST := $(PY) -m pytest -q
 
 .PHONY: help setup browser serve site lint test test-fast test-site bench captures lock clean
@@ -64,7 +65,7 @@ serve: setup
 # Built into a temporary folder first: site/ is replaced only by a build that succeeded.
 # A FRESH=1 build (build/publish.py sets it): nothing published is read from the cache.
 site: setup
-	GENERATOR=$(GENERATOR) $(PY) -m attention_workshop.build.publish site
+	$(PY) -m attention_workshop.build.publish site
 
 # ---------------------------------------------------------------- tests and figures
 # Style, types and layers: the same checks .pre-commit-config.yaml runs on a commit.

@@ -1,11 +1,9 @@
 """MkDocs hook: the build's problems, shown where they are.
 
-The other hooks report a problem with ``_workshop_common.problem`` (an unknown ``{{ value }}``, a
-typed number, a fence without an ``id``, a stale capture, a broken link, a snippet that raised...)
-and this hook counts them itself: a strict build (``--strict`` or ``strict: true``, ``-q``, ``-v``
-or neither) fails at its end listing every one, and MkDocs' own warnings (:class:`Seen`), which
-MkDocs' count misses under ``-q`` (mkdocs#4126). A build that is not strict (``mkdocs serve``)
-goes on, and this hook puts the page's problems, and the site's, in a box at the top of the page.
+The other hooks report problems with ``_workshop_common.problem``; this hook counts them itself: a
+strict build (``--strict`` or ``strict: true``; ``-q``, ``-v`` or neither) fails at its end listing
+each, and MkDocs' own warnings (:class:`Seen`), which MkDocs' count misses under ``-q`` (mkdocs#4126).
+A build that is not strict (``mkdocs serve``) goes on, the problems in a box at the top of the page.
 """
 
 from __future__ import annotations
@@ -25,6 +23,10 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 
+# problems already (markdown-exec's: hooks/snippet_errors.py)
+COUNTED = (common.log.name, "mkdocs.plugins.markdown_exec")
+
+
 class Seen(logging.Handler):
     """A strict build's warnings from MkDocs and plugins. Under ``-q`` the logger lets them through
     and its handlers take the quiet level instead (put back after): the terminal is as quiet."""
@@ -36,7 +38,7 @@ class Seen(logging.Handler):
         self.levels: dict[logging.Handler | logging.Logger, int] = {}
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.name != common.log.name:  # the project's problems are counted already
+        if not record.name.startswith(COUNTED):
             self.messages.append(f"{record.name}: {record.getMessage()}")
 
     def listen(self, strict: bool) -> None:
@@ -63,8 +65,8 @@ SEEN = Seen()
 on_build_error = SEEN.unlisten  # a build that raised leaves logging as it found it
 
 
-# the first of all events: the build's warnings are seen from its start
-@event_priority(1000)
+# after the hooks' set-up (100: their filters rename the records SEEN then gets), before plugins'
+@event_priority(50)
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     SEEN.listen(bool(config.strict))
     return config
@@ -99,15 +101,11 @@ def box(messages: list[str]) -> str:
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if config.strict:
         return output
-    messages = [
-        *common.PROBLEMS.get("", []),
-        *common.PROBLEMS.get(page.file.src_uri, []),
-    ]
+    messages = common.PROBLEMS.get("", []) + common.PROBLEMS.get(page.file.src_uri, [])
     return box(messages) + output if messages else output
 
 
-# after every hook that reports a problem (some do in on_post_build), before hooks/publish.py's
-# completion marker: a strict build with a problem never reaches its end
+# after every hook that reports a problem, before hooks/publish.py's marker: it is never written
 @event_priority(-50)
 def on_post_build(config: MkDocsConfig) -> None:
     messages = [m for page in sorted(common.PROBLEMS) for m in common.PROBLEMS[page]]
