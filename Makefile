@@ -77,7 +77,8 @@ lint: setup
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
-# -n 2: two pytest workers (pytest-xdist; each builds the site once, the cache shared);
+# -n 2: two pytest workers (pytest-xdist; the session site is built once for both, under a file
+# lock, and conftest prints how many site builds the run made);
 # --durations=30: CI's log shows where the time goes
 test: lint browser
 	$(PYTEST) -n 2 --durations=30

@@ -230,14 +230,25 @@ def copy_project(dest: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The site, built once per test session with --strict into a temporary folder.
+def built_site(tmp_path_factory, worker_id) -> Path:
+    """The site, built once per test run with --strict into a temporary folder: the first
+    pytest-xdist worker to ask builds it, under a file lock; the others wait and read it.
 
     What the build printed is kept beside it, in ``build-output.txt``.
     """
-    dest = tmp_path_factory.mktemp("site")
-    proc = build_site(dest)
-    (dest.parent / "build-output.txt").write_text(proc.stdout + proc.stderr)
+    import fcntl
+
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":  # each worker's basetemp is a folder of the run's
+        root = root.parent
+    dest, done = root / "session-site" / "site", root / "session-site" / "built"
+    with open(root / "session-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            dest.mkdir(parents=True, exist_ok=True)
+            proc = build_site(dest)
+            (dest.parent / "build-output.txt").write_text(proc.stdout + proc.stderr)
+            done.write_text("built\n")
     return dest
 
 
