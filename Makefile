@@ -17,6 +17,10 @@ export MKL_CBWR ?= COMPATIBLE
 
 # The port `make serve` listens on: make serve PORT=8001
 PORT ?= 8000
+# What builds the site: mkdocs (MkDocs 1.6), or properdocs (ProperDocs, its maintained fork; the same
+# pages but for the generator tag): make serve GENERATOR=properdocs, make site GENERATOR=properdocs
+GENERATOR ?= mkdocs
+export GENERATOR
 PYTEST := $(PY) -m pytest -q
 
 .PHONY: help setup browser serve site lint test test-fast test-site bench captures lock clean
@@ -56,7 +60,7 @@ browser:
 # Not strict: a problem (an unknown value, a number typed by hand, a stale capture...) shows as a
 # warning box on its page and in the terminal, and serving goes on. `make site` and the tests are strict.
 serve: setup
-	$(PY) -m mkdocs serve --dev-addr 127.0.0.1:$(PORT) --livereload
+	$(PY) -m $(GENERATOR) serve --dev-addr 127.0.0.1:$(PORT) --livereload
 
 # Built into a temporary folder first: site/ is replaced only by a build that succeeded.
 # A FRESH=1 build (workshop_site/publish.py sets it): nothing published is read from the cache.
@@ -73,7 +77,8 @@ lint: setup
 	$(VENV)/bin/actionlint .github/workflows/*.yml
 
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
-# -n 2: two pytest workers (pytest-xdist; each builds the site once, the cache shared);
+# -n 2: two pytest workers (pytest-xdist; the session site is built once for both, under a file
+# lock, and conftest prints how many site builds the run made);
 # --durations=30: CI's log shows where the time goes
 test: lint browser
 	$(PYTEST) -n 2 --durations=30

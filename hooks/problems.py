@@ -1,21 +1,19 @@
 """MkDocs hook: the build's problems, shown where they are.
 
-The other hooks report a problem with ``_workshop_common.problem`` (an unknown or unfilled
-``{{ value }}``, a number typed by hand, an exec fence without an ``id``, a stale capture, a
-broken link, a snippet that raised, a page showing a traceback): a warning, and this hook counts
-them itself. A strict build (``--strict`` or ``strict: true``, with ``-q``, ``-v`` or neither)
-fails at its end with a list of every one: MkDocs' own count of warnings misses them under
-``-q``, which drops warnings before they are counted (mkdocs#4126). A build that is not strict
-(``mkdocs serve``, ``make serve``) goes on, and this hook puts the page's problems, and the whole
-site's, in a warning box at the top of the page.
+The other hooks report problems with ``_workshop_common.problem``; this hook counts them itself: a
+strict build (``--strict`` or ``strict: true``; ``-q``, ``-v`` or neither) fails at its end listing
+each, and MkDocs' own warnings (:class:`Seen`), which MkDocs' count misses under ``-q`` (mkdocs#4126).
+A build that is not strict (``mkdocs serve``) goes on, the problems in a box at the top of the page.
 """
 
 from __future__ import annotations
 
 import html
+import logging
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
+import mkdocs
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
@@ -23,6 +21,55 @@ if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
     from mkdocs.structure.files import Files
     from mkdocs.structure.pages import Page
+
+
+# problems already (markdown-exec's: hooks/snippet_errors.py)
+COUNTED = (common.log.name, "mkdocs.plugins.markdown_exec")
+
+
+class Seen(logging.Handler):
+    """A strict build's warnings from MkDocs and plugins. Under ``-q`` the logger lets them through
+    and its handlers take the quiet level instead (put back after): the terminal is as quiet."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.top = logging.getLogger(mkdocs.__name__)  # ProperDocs': "properdocs"
+        self.messages: list[str] = []
+        self.levels: dict[logging.Handler | logging.Logger, int] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if not record.name.startswith(COUNTED):
+            self.messages.append(f"{record.name}: {record.getMessage()}")
+
+    def listen(self, strict: bool) -> None:
+        self.unlisten()
+        level = self.top.getEffectiveLevel()
+        if strict and level > logging.WARNING:  # -q
+            self.levels = {self.top: self.top.level}
+            self.levels |= {h: h.level for h in self.top.handlers if h.level < level}
+            for h in self.levels:
+                h.setLevel(level)
+            self.top.setLevel(logging.WARNING)
+        if strict:
+            self.top.addHandler(self)
+
+    def unlisten(self, **_: object) -> None:
+        self.top.removeHandler(self)
+        self.messages = []
+        for h, level in self.levels.items():
+            h.setLevel(level)
+        self.levels = {}
+
+
+SEEN = Seen()
+on_build_error = SEEN.unlisten  # a build that raised leaves logging as it found it
+
+
+# after the hooks' set-up (100: their filters rename the records SEEN then gets), before plugins'
+@event_priority(50)
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    SEEN.listen(bool(config.strict))
+    return config
 
 
 # before every other hook's on_pre_build: a rebuild starts with no problems
@@ -54,18 +101,16 @@ def box(messages: list[str]) -> str:
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if config.strict:
         return output
-    messages = [
-        *common.PROBLEMS.get("", []),
-        *common.PROBLEMS.get(page.file.src_uri, []),
-    ]
+    messages = common.PROBLEMS.get("", []) + common.PROBLEMS.get(page.file.src_uri, [])
     return box(messages) + output if messages else output
 
 
-# after every hook that reports a problem (some do in on_post_build), before hooks/publish.py's
-# completion marker: a strict build with a problem never reaches its end
+# after every hook that reports a problem, before hooks/publish.py's marker: it is never written
 @event_priority(-50)
 def on_post_build(config: MkDocsConfig) -> None:
     messages = [m for page in sorted(common.PROBLEMS) for m in common.PROBLEMS[page]]
+    messages += SEEN.messages  # MkDocs' own warnings
+    SEEN.unlisten()
     if config.strict and messages:
         raise PluginError(
             f"attention_workshop: {len(messages)} problem(s), so the strict build fails:\n  "

@@ -7,11 +7,15 @@
 - When ``ATTENTION_WORKSHOP_BUILD_MARKER`` names a file, the build writes it as its very last
   step. ``make site`` (``workshop_site.publish``) and the tests' builds require it:
   a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
+- When ``ATTENTION_WORKSHOP_BUILD_LOG`` names a file, every build (each ``serve`` rebuild too)
+  adds a line to it as its first step, naming the test that started it: the suite counts its
+  builds (tests/conftest.py prints ``site builds: N``).
 """
 
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import sys
@@ -27,6 +31,7 @@ if TYPE_CHECKING:
     from mkdocs.structure.pages import Page
 
 MARKER = "ATTENTION_WORKSHOP_BUILD_MARKER"
+BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
 TRACEBACK = "Traceback (most recent call last)"
 _TAG = re.compile(r"<[^>]+>")
 # folders too general to be this machine's (a system Python's prefix)
@@ -54,6 +59,18 @@ def leaks(text: str, project: Path) -> list[str]:
     found = [TRACEBACK] if TRACEBACK in text else []
     found += [p for p in machine_paths(project) if p in text]
     return found
+
+
+@event_priority(1000)  # a build's first step: one that fails later is counted too
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    if path := os.environ.get(BUILD_LOG):
+        test = os.environ.get("PYTEST_CURRENT_TEST", "")
+        line = {"test": test, "project": str(Path(config.config_file_path).parent)}
+        with open(
+            path, "a", encoding="utf-8"
+        ) as log:  # one short line: an atomic append
+            log.write(json.dumps(line) + "\n")
+    return config
 
 
 @event_priority(-100)  # after the other hooks have changed the page

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -37,6 +39,10 @@ ROOT = Path(__file__).resolve().parent.parent
 # changed on purpose computes what its change touches and reads the rest.
 os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
+#: The file each site build of the session adds a line to (hooks/publish.py): counted at the end.
+BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
+_BUILDS = pytest.StashKey[str]()
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -47,6 +53,44 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-sync",
 ]
+
+
+def pytest_configure(config):
+    """The controller (or the only process) names the file every site build of the session adds
+    a line to (hooks/publish.py); the workers and every build they start inherit it."""
+    if not hasattr(config, "workerinput"):
+        fd, path = tempfile.mkstemp(
+            prefix="attention-workshop-builds-", suffix=".jsonl"
+        )
+        os.close(fd)
+        os.environ[BUILD_LOG] = config.stash[_BUILDS] = path
+
+
+def site_builds(path: str) -> list[dict[str, str]]:
+    """The builds a session started, one ``{"test": ..., "project": ...}`` per build."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """``site builds: N`` at the end of the session, with the tests that started them."""
+    path = config.stash.get(_BUILDS, None)
+    if path is None or not Path(path).is_file():
+        return
+    builds = site_builds(path)
+    by_test: dict[str, int] = {}
+    for b in builds:
+        test = b["test"].removesuffix(" (call)").removesuffix(" (setup)") or "(no test)"
+        by_test[test] = by_test.get(test, 0) + 1
+    terminalreporter.write_sep("-", f"site builds: {len(builds)}")
+    for test, n in sorted(by_test.items(), key=lambda kv: (-kv[1], kv[0])):
+        terminalreporter.write_line(f"{n:3d}  {test}")
+
+
+def pytest_unconfigure(config):
+    path = config.stash.get(_BUILDS, None)
+    if path is not None:
+        Path(path).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
@@ -115,9 +159,12 @@ def build_site(
     project: Path = ROOT,
     check: bool = True,
     flags: tuple[str, ...] = ("--strict",),
+    generator: str = "mkdocs",
     **extra_env: str,
 ) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` (or ``flags``) of ``project`` into ``dest``; returns the finished process.
+
+    ``generator="properdocs"`` builds with ProperDocs (the maintained fork of MkDocs 1.6) instead.
 
     ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache).
 
@@ -141,7 +188,7 @@ def build_site(
             [str(Path(project) / "src"), env.get("PYTHONPATH", "")]
         ).rstrip(os.pathsep)
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", *flags, "--site-dir", str(dest)],
+        [sys.executable, "-m", generator, "build", *flags, "--site-dir", str(dest)],
         cwd=project,
         env=env,
         capture_output=True,
@@ -185,14 +232,25 @@ def copy_project(dest: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> Path:
-    """The site, built once per test session with --strict into a temporary folder.
+def built_site(tmp_path_factory, worker_id) -> Path:
+    """The site, built once per test run with --strict into a temporary folder: the first
+    pytest-xdist worker to ask builds it, under a file lock; the others wait and read it.
 
     What the build printed is kept beside it, in ``build-output.txt``.
     """
-    dest = tmp_path_factory.mktemp("site")
-    proc = build_site(dest)
-    (dest.parent / "build-output.txt").write_text(proc.stdout + proc.stderr)
+    import fcntl
+
+    root = tmp_path_factory.getbasetemp()
+    if worker_id != "master":  # each worker's basetemp is a folder of the run's
+        root = root.parent
+    dest, done = root / "session-site" / "site", root / "session-site" / "built"
+    with open(root / "session-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.is_file():
+            dest.mkdir(parents=True, exist_ok=True)
+            proc = build_site(dest)
+            (dest.parent / "build-output.txt").write_text(proc.stdout + proc.stderr)
+            done.write_text("built\n")
     return dest
 
 

@@ -6,6 +6,8 @@ when a build is not strict, exec fences without an id, formulas indexed on one l
 
 from __future__ import annotations
 
+import io
+import logging
 import sys
 from types import SimpleNamespace
 
@@ -85,3 +87,31 @@ def test_a_formula_written_over_several_lines_is_indexed_on_one():
         '<code class="workshop-tex" hidden>\\text{out} = \\operatorname{softmax}(x)</code>'
         in out
     )
+
+
+def test_a_quiet_strict_build_sees_mkdocs_own_warnings_and_stays_quiet():
+    """Under ``-q`` MkDocs sets its logger to ERROR and drops warnings before anything counts
+    them (mkdocs#4126): the hook lets them through to itself, keeps the terminal's handler
+    quiet, leaves the project's own problems to PROBLEMS, and puts every level back."""
+    problems = _hook("problems")
+    top, terminal = logging.getLogger("mkdocs"), logging.StreamHandler(io.StringIO())
+    before = top.level
+    top.addHandler(terminal)
+    top.setLevel(logging.ERROR)  # what -q does
+    try:
+        problems.on_config(SimpleNamespace(strict=False))
+        logging.getLogger("mkdocs.structure.pages").warning("not strict: not seen")
+        assert problems.SEEN.messages == [] and problems.SEEN not in top.handlers
+        problems.on_config(SimpleNamespace(strict=True))
+        logging.getLogger("mkdocs.structure.pages").warning("an anchor is missing")
+        common().log.warning("a problem of the project's")
+        assert problems.SEEN.messages == [
+            "mkdocs.structure.pages: an anchor is missing"
+        ]
+        assert terminal.stream.getvalue() == "", "-q printed a warning"
+        problems.on_build_error(error=ValueError("the build raised"))
+        assert (top.level, terminal.level) == (logging.ERROR, logging.NOTSET)
+        assert problems.SEEN not in top.handlers and problems.SEEN.messages == []
+    finally:
+        top.removeHandler(terminal)
+        top.setLevel(before)

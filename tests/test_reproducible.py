@@ -1,8 +1,8 @@
-"""Same commit, same bytes: a fresh and a cached strict build are byte-identical to the session's build.
+"""Same commit, same bytes: a fresh, a cached and a plain build are byte-identical.
 
-The session's ``built_site`` and two more builds, into two different temporary folders
-(``tests/conftest.build_site`` sets ``SOURCE_DATE_EPOCH`` and ``PYTHONHASHSEED``): a fresh one
-under another machine's numeric environment, and a cached one. Every file of the trees is
+Three builds into three temporary folders, as anyone would type ``mkdocs build`` (no
+``SOURCE_DATE_EPOCH``): a fresh one under another machine's numeric environment, a cached one,
+and one in this machine's environment with another hash seed. Every file of the trees is
 compared; the first difference is reported with its first differing line, so a date, a random
 id or an unordered dict names itself.
 """
@@ -14,8 +14,6 @@ import re
 from pathlib import Path
 
 import pytest
-
-from .conftest import build_site
 
 #: The numeric environment of another machine, as far as this one can imitate it.
 OTHER_MACHINE = {
@@ -67,46 +65,21 @@ def test_first_difference_names_the_file(tmp_path):
     )
 
 
-@pytest.mark.site
-@pytest.mark.slow
-def test_a_fresh_build_and_a_cached_build_are_byte_identical(built_site, tmp_path):
-    """The session's build, one with FRESH=1 (nothing read from the cache, everything stored)
-    under another numeric environment (OpenBLAS's plain SSE3 kernel, MKL without AVX, one
-    thread: what an older or smaller processor runs), then one in the same environment that reads
-    every result from the cache: the same bytes, all three."""
-    fresh, cached = tmp_path / "site-fresh", tmp_path / "site-cached"
-    out = build_site(fresh, FRESH="1", **OTHER_MACHINE).stderr
-    assert re.search(r"cache FRESH: 0 result\(s\) read, [1-9]\d* computed", out), out
-    out = build_site(cached, **OTHER_MACHINE).stderr
-    assert re.search(r"cache .*: [1-9]\d* result\(s\) read, 0 computed", out), out
-    assert "its verified run read from the cache" in out
-    files = tree(built_site)
-    assert (
-        len(files) > 20
-        and "sitemap.xml" in files
-        and "search/search_index.json" in files
-    )
-    for other, name in (
-        (fresh, "a fresh build under OpenBLAS Prescott, MKL SSE4_2, 1 thread"),
-        (cached, "a cached build"),
-    ):
-        diff = first_difference(built_site, other)
-        assert diff is None, f"the session's build and {name} differ: {diff}"
-
-
-def plain_build(dest: Path, hash_seed: str) -> None:
-    """``mkdocs build`` as anyone would type it: no SOURCE_DATE_EPOCH, no --strict, a given PYTHONHASHSEED."""
+def plain_build(dest: Path, hash_seed: str, **extra_env: str) -> str:
+    """``mkdocs build`` as anyone would type it: no SOURCE_DATE_EPOCH, no --strict, a given
+    PYTHONHASHSEED, and an address, as the published build has (without one the sitemap lists,
+    and dates, no page). Returns what it printed."""
     import os
     import subprocess
     import sys
 
     root = Path(__file__).resolve().parent.parent
     env = {k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"}
-    # an address, as the published build has: without one the sitemap lists (and dates) no page
     env |= {
         "NO_MKDOCS_2_WARNING": "1",
         "PYTHONHASHSEED": hash_seed,
         "SITE_URL": "https://example.org/attention-workshop/",
+        **extra_env,
     }
     proc = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--site-dir", str(dest)],
@@ -117,22 +90,45 @@ def plain_build(dest: Path, hash_seed: str) -> None:
         timeout=600,
     )
     assert proc.returncode == 0, f"mkdocs build failed:\n{proc.stdout}\n{proc.stderr}"
+    return proc.stderr
 
 
 @pytest.mark.site
 @pytest.mark.slow
-def test_a_plain_build_is_reproducible_too(tmp_path):
-    """Without SOURCE_DATE_EPOCH in the environment, hooks/experiment.py dates the sitemap with the
-    last commit's time: two plain builds (different hash seeds, so any unordered set shows) are
-    byte-identical, whatever day they run."""
+def test_fresh_cached_and_plain_builds_are_byte_identical(tmp_path):
+    """Three plain builds (no SOURCE_DATE_EPOCH, not strict: hooks/experiment.py dates the sitemap
+    with the last commit's time): one with FRESH=1 (nothing read from the cache, everything
+    stored) under another numeric environment (OpenBLAS's plain SSE3 kernel, MKL without AVX, one
+    thread: what an older or smaller processor runs), one in the same environment that reads
+    every result from the cache, and one in this machine's own environment with another hash
+    seed (so any unordered set shows), whose results are its own: the same bytes, all
+    three, whatever day they run. (Two tests before, four builds; now three.)"""
     import datetime
     import subprocess
 
-    a, b = tmp_path / "a", tmp_path / "b"
-    plain_build(a, "1")
-    plain_build(b, "2")
-    diff = first_difference(a, b)
-    assert diff is None, f"two plain builds of the same commit differ: {diff}"
+    fresh, cached, own = tmp_path / "fresh", tmp_path / "cached", tmp_path / "own"
+    out = plain_build(fresh, "1", FRESH="1", **OTHER_MACHINE)
+    assert re.search(r"cache FRESH: 0 result\(s\) read, [1-9]\d* computed", out), out
+    out = plain_build(cached, "1", **OTHER_MACHINE)
+    assert re.search(r"cache .*: [1-9]\d* result\(s\) read, 0 computed", out), out
+    assert "its verified run read from the cache" in out
+    plain_build(
+        own, "2"
+    )  # its results are keyed on its own environment: none is the fresh one's
+    files = tree(fresh)
+    assert (
+        len(files) > 20
+        and "sitemap.xml" in files
+        and "search/search_index.json" in files
+    )
+    for other, name in (
+        (cached, "a cached build"),
+        (own, "a build in this machine's environment, another hash seed"),
+    ):
+        diff = first_difference(fresh, other)
+        assert diff is None, (
+            f"a fresh build under OpenBLAS Prescott, MKL SSE4_2, 1 thread and {name} differ: {diff}"
+        )
     commit_time = subprocess.run(
         ["git", "log", "-1", "--format=%ct"],
         cwd=Path(__file__).resolve().parent.parent,
@@ -145,7 +141,7 @@ def test_a_plain_build_is_reproducible_too(tmp_path):
         .date()
         .isoformat()
     )
-    sitemap = (a / "sitemap.xml").read_text(encoding="utf-8")
+    sitemap = (fresh / "sitemap.xml").read_text(encoding="utf-8")
     assert f"<lastmod>{day}</lastmod>" in sitemap, (
         f"the sitemap is not dated with the last commit ({day})"
     )

@@ -47,7 +47,9 @@ def build_into(dest: Path, project: Path = ROOT) -> None:
             "NO_MKDOCS_2_WARNING": "1",
             "FRESH": "1",
         }
-        cmd = [sys.executable, "-m", "mkdocs", "build", "--strict"]
+        # GENERATOR=properdocs: the same build by ProperDocs, the maintained fork of MkDocs 1.6
+        generator = os.environ.get("GENERATOR") or "mkdocs"
+        cmd = [sys.executable, "-m", generator, "build", "--strict"]
         proc = subprocess.run([*cmd, "--site-dir", str(dest)], cwd=project, env=env)
         if proc.returncode != 0:
             raise BuildFailed(f"the strict build failed (exit code {proc.returncode})")
