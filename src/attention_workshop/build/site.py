@@ -13,7 +13,15 @@ from __future__ import annotations
 import re
 
 from ..gpt2 import GPT2
-from . import cache, exam_page, inside_page, pages, real_heads_page, real_heads_values
+from . import (
+    cache,
+    causal_page,
+    exam_page,
+    inside_page,
+    pages,
+    real_heads_page,
+    real_heads_values,
+)
 from .claims import sentence_problems
 from .pages import GENERATED, build_info, results, stale_captures
 from .results import Results
@@ -66,6 +74,7 @@ def context() -> dict[str, str]:
     ctx.update({f"inside.{k}": v for k, v in inside_page.values().items()})
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})
     ctx.update({f"real_heads.{k}": v for k, v in real_heads_values.values().items()})
+    ctx.update({f"causal_heads.{k}": v for k, v in causal_page.values().items()})
     _CONTEXT = (r, ctx)
     return dict(ctx)
 
@@ -87,6 +96,8 @@ def generated_files() -> dict[str, str]:
         exam_page.site_files(),
         # the Real heads page's figures and JSON, kept on disk on their code (build/cache.py)
         cache.call(real_heads_page.site_files),
+        # A causal model's figures and JSON, the same way
+        cache.call(causal_page.site_files),
     ):
         for path, text in page.items():
             if path in files:

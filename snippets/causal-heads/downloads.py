@@ -1,0 +1,3 @@
+from attention_workshop.build.causal_md import downloads
+
+print(downloads())
