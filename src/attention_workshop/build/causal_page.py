@@ -18,9 +18,8 @@ import numpy as np
 from ..chapters import causal_heads as ch
 from ..chapters.causal_heads import CausalHeads, Head, Run
 from . import cache, figures, fmt
-from .grids import lines_svg
 from .head_figures import _fill, _level, _open, _shade, _two, head_svg, strong
-from .plotting import LIGHT, Palette
+from .plotting import LIGHT, Palette, pyplot, svg
 
 __all__ = [
     "DIR",
@@ -32,6 +31,7 @@ __all__ = [
     "head_desc",
     "induction_desc",
     "score_grid_svg",
+    "rope_svg",
     "rope_desc",
     "sentence_data",
     "values",
@@ -134,6 +134,26 @@ def score_grid_svg(
     return "\n".join(out) + "\n"
 
 
+def rope_svg(f: CausalHeads, p: Palette = LIGHT) -> str:
+    """The first layer's score of the phrase's two words by distance, with RoPE and without."""
+    pos = f.position
+    plt = pyplot(p)
+    fig, ax = plt.subplots(figsize=(5.0, 3.4))
+    d = [int(x) for x in pos.distances]
+    ax.plot(d, list(pos.curve), marker="o", color=p.series[0], label="with RoPE")
+    ax.plot(
+        d, [pos.flat] * len(d), linestyle="--", color=p.series[1], label="without RoPE"
+    )
+    ax.set_xticks(d[::2])
+    ax.set_xlabel("distance: how many tokens the key stands before the query")
+    ax.set_ylabel("score")
+    title = f"Layer 1, head {pos.head + 1}: {ch.PHRASE[0]} looking at {ch.PHRASE[1]}"
+    ax.set_title(title, fontsize=12, loc="left")
+    ax.grid(True)
+    ax.legend(frameon=False)
+    return svg(fig, title, rope_desc(f))
+
+
 def rope_desc(f: CausalHeads) -> str:
     p = f.position
     pts = ", ".join(
@@ -202,7 +222,9 @@ def values(f: CausalHeads | None = None) -> dict[str, str]:
         "induction_score": _two_dp(f.induction[f.induction_head]),
         "induction_second": head_name(_unravel(f.induction, int(order[1]))),
         "induction_second_score": _two_dp(f.induction.flat[order[1]]),
+        "induction_third": head_name(_unravel(f.induction, int(order[2]))),
         "induction_third_score": _two_dp(f.induction.flat[order[2]]),
+        "induction_fourth_score": _two_dp(f.induction.flat[order[3]]),
         "induction_pairs": str(len(f.pairs)),
         "cat_to_sat": _two_dp(repeat.attentions[(*f.induction_head, q, t)]),
         "cat_to_first": _two_dp(repeat.attentions[(*f.induction_head, q, 0)]),
@@ -269,15 +291,7 @@ def _grid_files(f: CausalHeads) -> dict[str, str]:
 
 def _rope_files(f: CausalHeads) -> dict[str, str]:
     p, path = f.position, f"{DIR}/rope-distance.svg"
-    draw = partial(
-        lines_svg,
-        [int(d) for d in p.distances],
-        {"with RoPE": p.curve, "without RoPE": np.full(len(p.curve), p.flat)},
-        f"Layer 1, head {p.head + 1}: {ch.PHRASE[0]} looking at {ch.PHRASE[1]}",
-        "distance (tokens)",
-        "score",
-        logx=False,
-    )
+    draw = partial(rope_svg, f)
     rows = [[int(d), float(s), p.flat] for d, s in zip(p.distances, p.curve)]
     csv = figures.table_csv(["distance", "with_rope", "without_rope"], rows)
     return {**figures.themed(path, draw), path.replace(".svg", ".csv"): csv}
