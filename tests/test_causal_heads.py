@@ -174,6 +174,11 @@ def _previous_above(f: ch.CausalHeads) -> ch.CausalHeads:
 
 
 BREAKS = [
+    (
+        "causal_heads.gqa_sizes",
+        "the file says 4 key/value heads",
+        lambda f: dataclasses.replace(f, n_kv_head=4),
+    ),
     ("causal_heads.masked", "a weight above the diagonal", _peek),
     (
         "causal_heads.previous_everywhere",

@@ -91,6 +91,7 @@ def test_every_page_of_the_path_is_examined():
         "module-3.md",
         "step-by-step.md",
         "inside-the-model.md",
+        "causal-heads.md",
     }
     assert all(re.fullmatch(r"[a-z0-9-]+\.md#[a-z0-9-]+", q.learn) for q in QS.values())
 
@@ -579,3 +580,22 @@ def test_a_broken_premise_fails_the_build_naming_its_claim(name, monkeypatch):
     with pytest.raises(ClaimError, match=re.escape(f"final_exam.{name}:")) as err:
         claims.verify(broken)
     assert_reported(str(err.value), f"final_exam.{name}")
+
+
+def test_the_induction_head_at_the_second_cat_looks_at_sat():
+    """By hand: in "the cat sat on the mat and the cat", the first "cat" is token 2, so the
+    induction head at the second "cat" (token 9) looks at token 3, "sat"."""
+    q = QS["induction"]
+    assert q.answer == "c"  # the third option: token 3
+    assert '"sat"' in q.explanation and "token 3" in q.explanation
+    assert "the cat sat on the mat and the cat" in q.prompt
+
+
+def test_three_key_heads_of_64_numbers_hold_192():
+    """By hand: 3 x 64 = 192 numbers of keys per token (the queries: 9 x 64 = 576); key head 1
+    serves query heads 1, 2 and 3."""
+    q = QS["gqa"]
+    assert q.answer == 192 and q.display == "192"
+    assert (
+        "= 192, against 576" in q.explanation and "query heads 1, 2, 3" in q.explanation
+    )

@@ -11,6 +11,7 @@ import numpy as np
 from .._section import EVERY, FACT, MAX, MEAN, Claim
 from .facts import CausalHeads
 from .measures import SHARE
+from .sentences import GQA
 
 __all__ = ["CLEAR", "SINK_HEADS", "LAST", "CLAIMS"]
 
@@ -39,6 +40,14 @@ def _cat_row(r: CausalHeads) -> np.ndarray:
 
 
 CLAIMS: tuple[Claim[CausalHeads], ...] = (
+    Claim(
+        "causal_heads.gqa_sizes",
+        "the exam's head counts (GQA) are the model file's own",
+        lambda r: (r.n_head, r.n_kv_head, r.head_size) == GQA,
+        measure=lambda r: (r.n_head, r.n_kv_head, r.head_size),
+        quantifier=FACT,
+        sentence=None,
+    ),
     Claim(
         "causal_heads.masked",
         "in every head and every sentence, no token gives any weight to a later one",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..real_heads.sentences import SENTENCES as REAL_HEADS_SENTENCES
 from ..real_heads.sentences import Sentence
 
-__all__ = ["Sentence", "SENTENCES", "REPEAT", "PHRASE"]
+__all__ = ["Sentence", "SENTENCES", "REPEAT", "PHRASE", "GQA"]
 
 #: The keys of the Real heads sentences this page uses, in page order.
 _KEYS = ("repeat", "river", "tired")
@@ -22,3 +22,6 @@ SENTENCES: tuple[Sentence, ...] = tuple(
 REPEAT = "repeat"
 #: The word whose second copy the page follows, and the word after its first copy.
 PHRASE = ("cat", "sat")
+#: SmolLM2-135M's query heads, key/value heads and head size, as the exam states them (a claim
+#: checks them against the model file's own sizes).
+GQA = (9, 3, 64)
