@@ -4,7 +4,6 @@ how every question of ``questions.toml`` is worked out, by its id.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
@@ -127,11 +126,6 @@ def _sat(run: Run) -> Worked:
     return Worked(float(w[2, 2]), {"row": _numbers(w[2])})
 
 
-def _cat_causal(run: Run) -> Worked:
-    _, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # w: (3, 3)
-    return Worked(float(w[1, 0]), {"row": _numbers(w[1])})
-
-
 def mask_off_changes() -> tuple[bool, ...]:
     """For each word of "the cat sat": whether its row of weights changes when the mask is switched off."""
     _, masked = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # (3, 3)
@@ -194,11 +188,6 @@ def _quadratic(run: Run) -> Worked:
         },
         options,
     )
-
-
-def _divisor(run: Run) -> Worked:
-    d = math.sqrt(GPT2.head_size)
-    return Worked(d, {"head_size": GPT2.head_size, "d": d})
 
 
 def _cells(run: Run) -> Worked:
@@ -277,10 +266,8 @@ WORK: dict[str, Callable[[Run], Worked]] = {
     "per-head": _per_head,
     "share": _share,  # Module 3
     "sat": _sat,
-    "cat-causal": _cat_causal,
     "causal-off": _causal_off,  # step by step
     "quadratic": _quadratic,
-    "divisor": _divisor,
     "cells": _cells,  # inside the model
     "induction": _induction,
     "gqa": _gqa,  # a causal model
