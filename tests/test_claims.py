@@ -17,7 +17,7 @@ import pytest
 from attention_workshop.chapters import SECTIONS, Quantifier
 from workshop_site.claims import CLAIMS, PAGES, SUBJECTS, ClaimError, check, verify
 
-from . import test_final_exam, test_inside_the_model, test_real_heads
+from . import test_causal_heads, test_final_exam, test_inside_the_model, test_real_heads
 from .breaks import claim_keys, edit, row
 
 
@@ -128,7 +128,11 @@ def test_every_claim_has_a_deliberate_break():
             assert breaks, f"{module.__name__}: {key} has an empty tuple of breaks"
             gathered[key] = len(breaks)
     # The pages' own claims: Inside the model and Real heads list (key, how, break); the exam names its claims.
-    for key, _, _ in (*test_inside_the_model.BREAKS, *test_real_heads.BREAKS):
+    for key, _, _ in (
+        *test_inside_the_model.BREAKS,
+        *test_real_heads.BREAKS,
+        *test_causal_heads.BREAKS,
+    ):
         gathered[key] = gathered.get(key, 0) + 1
     gathered.update({f"final_exam.{name}": 1 for name in test_final_exam.BREAKS})
     keys = {c.key for _, c in CLAIMS}

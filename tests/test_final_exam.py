@@ -91,6 +91,7 @@ def test_every_page_of_the_path_is_examined():
         "module-3.md",
         "step-by-step.md",
         "inside-the-model.md",
+        "causal-heads.md",
     }
     assert all(re.fullmatch(r"[a-z0-9-]+\.md#[a-z0-9-]+", q.learn) for q in QS.values())
 
@@ -340,11 +341,6 @@ def test_order_pattern_names_every_outcome(rev, pattern):
 def test_gpt2_counts():
     assert QS["per-head"].answer == 3 * 768 * 64 == 147_456
     assert QS["per-head"].display == "147,456"
-    assert QS["divisor"].answer == 8 and QS["divisor"].display == "8"
-    assert "Hugging Face's GPT-2 calls it head_dim" in QS["divisor"].prompt
-    assert "head_size" not in QS["divisor"].prompt, (
-        "nanoGPT's and the package's name, not GPT-2's"
-    )
     assert QS["cells"].answer == 1024 * 1024 and QS["cells"].display == "1,048,576"
 
 
@@ -365,12 +361,6 @@ def test_the_cat_sat_numbers_from_the_seed():
     sat = e * e / (2 * e + e * e)  # exp(2/sqrt 2) / (2 exp(1/sqrt 2) + exp(2/sqrt 2))
     assert QS["sat"].answer == pytest.approx(sat, abs=1e-15)
     assert QS["sat"].display == "0.503"  # the seed's hand calculation
-    cat = 1 / (1 + e)  # exp(0) / (exp(0) + exp(1/sqrt 2))
-    assert QS["cat-causal"].answer == pytest.approx(cat, abs=1e-15)
-    assert QS["cat-causal"].display == "0.330"
-    assert QS["cat-causal"].explanation.endswith(
-        f"[{cat:.3f}, {e / (1 + e):.3f}, 0.000]."
-    )  # "sat" is hidden
 
 
 def test_mask_off_changes_every_row_but_the_last():
@@ -579,3 +569,22 @@ def test_a_broken_premise_fails_the_build_naming_its_claim(name, monkeypatch):
     with pytest.raises(ClaimError, match=re.escape(f"final_exam.{name}:")) as err:
         claims.verify(broken)
     assert_reported(str(err.value), f"final_exam.{name}")
+
+
+def test_the_induction_head_at_the_second_cat_looks_at_sat():
+    """By hand: in "the cat sat on the mat and the cat", the first "cat" is token 2, so the
+    induction head at the second "cat" (token 9) looks at token 3, "sat"."""
+    q = QS["induction"]
+    assert q.answer == "c"  # the third option: token 3
+    assert '"sat"' in q.explanation and "token 3" in q.explanation
+    assert "the cat sat on the mat and the cat" in q.prompt
+
+
+def test_three_key_heads_of_64_numbers_hold_192():
+    """By hand: 3 x 64 = 192 numbers of keys per token (the queries: 9 x 64 = 576); key head 1
+    serves query heads 1, 2 and 3."""
+    q = QS["gqa"]
+    assert q.answer == 192 and q.display == "192"
+    assert (
+        "= 192, against 576" in q.explanation and "query heads 1, 2, 3" in q.explanation
+    )

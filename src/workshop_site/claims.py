@@ -13,12 +13,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from attention_workshop.chapters import Claim, final_exam, inside_the_model, real_heads
+from attention_workshop.chapters import (
+    Claim,
+    causal_heads,
+    final_exam,
+    inside_the_model,
+    real_heads,
+)
 from attention_workshop.experiment import claim_runner, real_heads_page, sources
 from attention_workshop.experiment.claim_runner import SECTION_CLAIMS, ClaimError, Page
 from attention_workshop.experiment.results import Results
 
-from . import claim_sentences
+from . import causal_page, claim_sentences
 
 __all__ = [
     "ClaimError",
@@ -39,11 +45,16 @@ def _real_heads(_: Results) -> real_heads.RealHeads:
     return real_heads_page.facts()
 
 
+def _causal_heads(_: Results) -> causal_heads.CausalHeads:
+    return causal_page.facts()
+
+
 #: Pages whose claims test the page's own result: (subject key, how to compute it from a run, the claims).
 PAGES: tuple[Page, ...] = (
     ("inside_the_model", _inside_facts, inside_the_model.CLAIMS),
     (final_exam.SUBJECT, final_exam.exam, final_exam.CLAIMS),
     (real_heads.SUBJECT, _real_heads, real_heads.CLAIMS),
+    (causal_heads.SUBJECT, _causal_heads, causal_heads.CLAIMS),
 )
 
 #: How to compute each page's subject from a run, by subject key (a test may swap one).

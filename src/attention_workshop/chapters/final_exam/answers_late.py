@@ -4,15 +4,17 @@ how every question of ``questions.toml`` is worked out, by its id.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 
 import numpy as np
 
+from ...causal.layers import share_kv_heads
 from ...core import scaled_dot_product_attention
 from ...gpt2 import GPT2, STEPS, attention_flops, head_params
 from ...handcalc import K_CAT, Q_CAT, V_CAT, WORDS
 from .. import module_3
+from ..causal_heads.measures import induction_pairs
+from ..causal_heads.sentences import GQA, PHRASE
 from .answers_early import (
     _dot,
     _max_trick,
@@ -124,11 +126,6 @@ def _sat(run: Run) -> Worked:
     return Worked(float(w[2, 2]), {"row": _numbers(w[2])})
 
 
-def _cat_causal(run: Run) -> Worked:
-    _, w = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # w: (3, 3)
-    return Worked(float(w[1, 0]), {"row": _numbers(w[1])})
-
-
 def mask_off_changes() -> tuple[bool, ...]:
     """For each word of "the cat sat": whether its row of weights changes when the mask is switched off."""
     _, masked = scaled_dot_product_attention(Q_CAT, K_CAT, V_CAT, causal=True)  # (3, 3)
@@ -193,15 +190,65 @@ def _quadratic(run: Run) -> Worked:
     )
 
 
-def _divisor(run: Run) -> Worked:
-    d = math.sqrt(GPT2.head_size)
-    return Worked(d, {"head_size": GPT2.head_size, "d": d})
-
-
 def _cells(run: Run) -> Worked:
     T = GPT2.n_ctx
     n = attention_flops(T)["score_cells"]
     return Worked(float(n), {"T": T, "n": n})
+
+
+# --------------------------------------------------------------------------- A causal model
+
+#: The induction question's text, cut into words: a phrase, then its first word again.
+INDUCTION_WORDS = (
+    "the",
+    PHRASE[0],
+    PHRASE[1],
+    "on",
+    "the",
+    "mat",
+    "and",
+    "the",
+    PHRASE[0],
+)
+
+
+def _induction(run: Run) -> Worked:
+    words = INDUCTION_WORDS
+    targets = dict(induction_pairs(words))  # query -> the token after its first copy
+    q = len(words) - 1
+    t = targets[q]
+    options: Rows = [
+        {"name": str(i), "word": w, "i": i + 1} for i, w in enumerate(words[:q])
+    ]
+    values = {
+        "text": " ".join(words),
+        "word": words[q],
+        "first": words.index(words[q]) + 1,
+        "target": t + 1,
+        "answer_word": words[t],
+    }
+    return Worked(str(t), values, options)
+
+
+def _gqa(run: Run) -> Worked:
+    n_head, n_kv_head, hs = GQA
+    kv = np.arange(n_kv_head, dtype=float).reshape(
+        n_kv_head, 1, 1
+    )  # (nkv, 1, 1): each head's number
+    shared = share_kv_heads(kv, n_head)[
+        :, 0, 0
+    ]  # (nh,): the key head each query head reads
+    served = [i + 1 for i, h in enumerate(shared) if h == 0]
+    values = {
+        "n_head": n_head,
+        "n_kv_head": n_kv_head,
+        "hs": hs,
+        "n": n_kv_head * hs,
+        "nq": n_head * hs,
+        "group": len(served),
+        "served": served,
+    }
+    return Worked(float(n_kv_head * hs), values)
 
 
 #: How each question of the data file is worked out, by question id.
@@ -219,9 +266,9 @@ WORK: dict[str, Callable[[Run], Worked]] = {
     "per-head": _per_head,
     "share": _share,  # Module 3
     "sat": _sat,
-    "cat-causal": _cat_causal,
     "causal-off": _causal_off,  # step by step
     "quadratic": _quadratic,
-    "divisor": _divisor,
     "cells": _cells,  # inside the model
+    "induction": _induction,
+    "gqa": _gqa,  # a causal model
 }

@@ -1,0 +1,3 @@
+from workshop_site.causal_md import steps_table
+
+print(steps_table())

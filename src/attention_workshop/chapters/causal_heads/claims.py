@@ -1,0 +1,149 @@
+"""What the "A causal model" page claims about SmolLM2-135M-Instruct, each tested against :func:`.facts.facts`.
+
+The build checks every claim on every site build (:mod:`workshop_site.claims`);
+the page quotes the numbers behind them as ``{{ causal_heads.* }}`` values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .._section import EVERY, FACT, MAX, MEAN, Claim
+from .facts import CausalHeads
+from .measures import SHARE
+from .sentences import GQA
+
+__all__ = ["CLEAR", "SINK_HEADS", "LAST", "CLAIMS"]
+
+#: The last token gives at least this share of its attention to the first, on average over heads.
+LAST = 0.4
+
+#: With RoPE, reversing the tokens changes some pair's first-layer score by more than this.
+CLEAR = 0.5
+#: More heads than this (a third of 270) park more than half of their weight on the first token.
+SINK_HEADS = 90
+
+
+def _masked(r: CausalHeads) -> bool:
+    """Every row sums to 1 and nothing above the diagonal has any weight."""
+    for run in r.runs:
+        T = run.attentions.shape[-1]
+        upper = run.attentions[..., np.triu(np.ones((T, T), dtype=bool), 1)]
+        if np.any(upper != 0) or not np.allclose(run.attentions.sum(-1), 1, atol=1e-5):
+            return False
+    return True
+
+
+def _cat_row(r: CausalHeads) -> np.ndarray:
+    q, _ = r.cat
+    return r.run("repeat").attentions[(*r.induction_head, q)][: q + 1]
+
+
+CLAIMS: tuple[Claim[CausalHeads], ...] = (
+    Claim(
+        "causal_heads.gqa_sizes",
+        "the exam's head counts (GQA) are the model file's own",
+        lambda r: (r.n_head, r.n_kv_head, r.head_size) == GQA,
+        measure=lambda r: (r.n_head, r.n_kv_head, r.head_size),
+        quantifier=FACT,
+        sentence=None,
+    ),
+    Claim(
+        "causal_heads.masked",
+        "in every head and every sentence, no token gives any weight to a later one",
+        _masked,
+        quantifier=EVERY,
+        sentence="no token gives any weight to a later one",
+    ),
+    Claim(
+        "causal_heads.previous_everywhere",
+        "the steadiest previous-token head gives at least SHARE of a token's weight to the "
+        "token before it, on average, in every sentence",
+        lambda r: all(run.previous[r.previous_head] >= SHARE for run in r.runs),
+        measure=lambda r: [float(run.previous[r.previous_head]) for run in r.runs],
+        quantifier=MEAN,
+        sentence="on average at least {{ causal_heads.previous_min }} of a token's weight",
+    ),
+    Claim(
+        "causal_heads.sink_mean",
+        "on average over heads and tokens, more than half of the weight goes to the first token, "
+        "in every sentence",
+        lambda r: all(float(run.first.mean()) > 0.5 for run in r.runs),
+        measure=lambda r: [float(run.first.mean()) for run in r.runs],
+        quantifier=MEAN,
+        sentence="On average, more than half of the weight",
+    ),
+    Claim(
+        "causal_heads.sink_heads",
+        "in every sentence, more than SINK_HEADS heads park more than half of their weight "
+        "on the first token",
+        lambda r: all(int((run.first > 0.5).sum()) > SINK_HEADS for run in r.runs),
+        measure=lambda r: [int((run.first > 0.5).sum()) for run in r.runs],
+        quantifier=FACT,
+        sentence="park more than half of their weight there",
+    ),
+    Claim(
+        "causal_heads.induction_cat",
+        "at the second cat, the induction head's largest weight goes to the word after the first cat",
+        lambda r: int(np.argmax(_cat_row(r))) == r.cat[1],
+        measure=_cat_row,
+        quantifier=MAX,
+        sentence="its largest weight goes to",
+    ),
+    Claim(
+        "causal_heads.induction_strong",
+        "the induction head gives at least SHARE of a repeated token's weight to the token "
+        "after its first copy, on average",
+        lambda r: float(r.induction[r.induction_head]) >= SHARE,
+        measure=lambda r: float(r.induction[r.induction_head]),
+        quantifier=MEAN,
+        sentence="on average {{ causal_heads.induction_score }} of a repeated token's weight",
+    ),
+    Claim(
+        "causal_heads.previous_before_induction",
+        "the previous-token head sits one layer below the induction head",
+        lambda r: r.previous_head[0] == r.induction_head[0] - 1,
+        quantifier=FACT,
+        sentence="sits one layer below",
+    ),
+    Claim(
+        "causal_heads.not_the_same_head",
+        "the induction head is not a previous-token head, nor the previous-token head an "
+        "induction head (each scores under SHARE at the other's job)",
+        lambda r: (
+            float(r.run("repeat").previous[r.induction_head]) < SHARE
+            and float(r.induction[r.previous_head]) < SHARE
+        ),
+        quantifier=FACT,
+        sentence="The two heads do different jobs",
+    ),
+    Claim(
+        "causal_heads.plain_order_blind",
+        "without RoPE, every pair of tokens scores exactly the same when the words are reversed, "
+        "in every head of the first layer",
+        lambda r: bool(np.all(r.position.plain_diff == 0)),
+        measure=lambda r: r.position.plain_diff,
+        quantifier=EVERY,
+        sentence="every pair of tokens scores exactly the same",
+    ),
+    Claim(
+        "causal_heads.rope_sees_order",
+        "with RoPE, every head of the first layer changes some pair's score by more than CLEAR "
+        "when the words are reversed",
+        lambda r: bool(np.all(r.position.rope_diff > CLEAR)),
+        measure=lambda r: r.position.rope_diff,
+        quantifier=EVERY,
+        sentence="every head of the first layer changes some pair's score by more than",
+    ),
+    Claim(
+        "causal_heads.last_to_first",
+        "in every sentence, on average over the heads, the last token gives at least "
+        "LAST of its attention to the first token",
+        lambda r: all(
+            float(run.attentions[..., -1, 0].mean()) >= LAST for run in r.runs
+        ),
+        measure=lambda r: [float(run.attentions[..., -1, 0].mean()) for run in r.runs],
+        quantifier=MEAN,
+        sentence="on average at least {{ causal_heads.last_first_min }} of its attention",
+    ),
+)
