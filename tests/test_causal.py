@@ -187,6 +187,22 @@ def test_next_tokens_are_the_best_first() -> None:
     )
 
 
+def test_the_last_logits_alone_are_the_full_runs_last_row() -> None:
+    """``all_logits=False`` (what the causal page asks for): the same bits, one row."""
+    from attention_workshop.chapters.causal_heads import SENTENCES as PAGE
+
+    model = load_smollm()
+    for text in (SENTENCES[0], *(s.text for s in PAGE)):
+        full, last = model(text), model(text, all_logits=False)
+        T = len(full.tokens)
+        assert full.logits.shape == (T, 49152) and last.logits.shape == (1, 49152)
+        assert np.array_equal(last.logits, full.logits[-1:]), text
+        assert last.next_tokens == full.next_tokens, text
+        assert np.array_equal(last.attentions, full.attentions), text
+        assert np.array_equal(last.hidden, full.hidden), text
+    assert not np.array_equal(last.logits, full.logits[-2:-1]), "another row differs"
+
+
 def test_model_sizes_types_and_source() -> None:
     model = load_smollm()
     c = model.config

