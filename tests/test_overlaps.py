@@ -97,6 +97,21 @@ def test_themed_names_the_figure_the_scheme_and_both_artists():
     assert e.value.problems == [
         "figure clash.svg (light scheme): text 'first label' overlaps text 'second label'"
     ]
+    # a reader's own sentence may put its words anywhere: not strict, the figure is still drawn
+    drawn = figures.themed("clash.svg", draw, strict=False)
+    assert sorted(drawn) == ["clash-dark.svg", "clash.svg"]
+    assert all(
+        "first label" in s and "<title>clash</title>" in s for s in drawn.values()
+    )
+
+
+def test_a_readers_own_sentence_is_drawn_even_where_its_labels_meet():
+    """ "fish swam by the shore" puts two "shore" labels on top of each other in bank-moves.svg:
+    the site's sentence must draw clear, another sentence's run still writes every figure."""
+    from attention_workshop.experiment import runner
+
+    r = runner.run("fish swam by the shore")
+    assert {"bank-moves.svg", "bank-moves-dark.svg"} <= set(r.figures)
 
 
 def test_every_figure_of_the_site_is_drawn_clear(results):

@@ -22,7 +22,7 @@ from ..chapters.inside_the_model import TOY
 from ..chapters.layer_sizes import step_costs
 from ..gpt2 import GPT2
 from ..handcalc import K_CAT, WORDS
-from ..toy import AXES
+from ..toy import AXES, SENT_RIVER
 from . import cache, charts, charts_scale, charts_steps
 from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
 from .overlaps import OverlapError
@@ -58,16 +58,21 @@ def open_full_size(src: str) -> str:
     return f'<a class="workshop-full-size" href="{src}">Open full size (SVG, light colours)</a>'
 
 
-def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
+def themed(
+    name: str, draw_one: Callable[[Palette], str], strict: bool = True
+) -> dict[str, str]:
     """A figure in both schemes: ``{name: light SVG, dark_name(name): dark SVG}``.
 
     Args:
         name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
         draw_one: draws the figure in one palette and returns its SVG text.
+        strict: whether overlapping labels are an error. The site's figures are strict; a
+            reader's own sentence (:func:`draw` with another sentence) may put its words
+            anywhere, so its figures are drawn as they fall.
 
     Raises:
-        OverlapError: in either scheme, a text of the figure overlaps another, a data mark or
-            the legend; each problem names the figure, the scheme and the two artists.
+        OverlapError: (``strict``) in either scheme, a text of the figure overlaps another, a
+            data mark or the legend; each problem names the figure, the scheme and the artists.
     """
     # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs no Matplotlib
     drawn = {}
@@ -75,10 +80,20 @@ def themed(name: str, draw_one: Callable[[Palette], str]) -> dict[str, str]:
         try:
             drawn[file] = cache.call(draw_one, palette)
         except OverlapError as e:
+            if not strict and e.svg is not None:
+                drawn[file] = e.svg
+                continue
             raise OverlapError(
                 [f"figure {name} ({palette.name} scheme): {p}" for p in e.problems]
             ) from None
     return drawn
+
+
+def _themed(
+    r: Results, name: str, draw_one: Callable[[Palette], str]
+) -> dict[str, str]:
+    """:func:`themed`, strict for the site's own sentence (the one the pages show)."""
+    return themed(name, draw_one, strict=r.sentence == SENT_RIVER)
 
 
 def draw(r: Results) -> None:
@@ -98,18 +113,20 @@ def _draw_modules_0_1(r: Results) -> None:
     """Modules 0 and 1: the words, softmax, bank's move, and the weights with nothing learned."""
     voc, sm, simple = r[module_0.VOCABULARY], r[module_0.SOFTMAX], r[module_1.SIMPLE]
     pts = {w: voc.points[w] for w in voc.plotted}
-    r.figures.update(themed("words.svg", partial(charts.word_arrows, pts, AXES[:2])))
+    r.figures.update(
+        _themed(r, "words.svg", partial(charts.word_arrows, pts, AXES[:2]))
+    )
     r.tables["words.csv"] = table_csv(
         ["word", *AXES[:2]], [[w, *xy] for w, xy in pts.items()]
     )
     cases = charts.softmax_cases(sm)
-    r.figures.update(themed("softmax.svg", partial(charts.softmax_bars, cases)))
+    r.figures.update(_themed(r, "softmax.svg", partial(charts.softmax_bars, cases)))
     r.tables["softmax.csv"] = table_csv(
         ["scores", "weight_1", "weight_2", "weight_3"],
         [[label, *ws] for label, _, ws, _ in cases],
     )
     moves = charts.bank_moves(simple)
-    r.figures.update(themed("bank-moves.svg", partial(charts.bank_arrows, moves)))
+    r.figures.update(_themed(r, "bank-moves.svg", partial(charts.bank_arrows, moves)))
     r.tables["bank-moves.csv"] = table_csv(
         ["row", *AXES[:2]], [[name, *xy] for name, xy in moves]
     )
@@ -119,7 +136,8 @@ def _draw_modules_0_1(r: Results) -> None:
     ):
         title = f'Nothing learned, "{" ".join(run.sentence)}"'
         r.figures.update(
-            themed(
+            _themed(
+                r,
                 name,
                 partial(heatmap_svg, run.weights, run.sentence, run.sentence, title),
             )
@@ -133,14 +151,16 @@ def _draw_modules_2_3(r: Results) -> None:
     wired, dk, causal = r[module_2.WIRED_HEAD], r[module_2.SQRT_DK], r[module_3.CAUSAL]
     title = f'Wired head, "{" ".join(words)}"'
     r.figures.update(
-        themed(
+        _themed(
+            r,
             "wired-weights.svg",
             partial(heatmap_svg, wired.weights, words, words, f"{title}, no mask"),
         )
     )
     r.tables["wired-weights.csv"] = _weights_csv(words, wired.weights)
     r.figures.update(
-        themed(
+        _themed(
+            r,
             "wired-weights-causal.svg",
             partial(
                 heatmap_svg,
@@ -155,7 +175,8 @@ def _draw_modules_2_3(r: Results) -> None:
     r.tables["wired-weights-causal.csv"] = _weights_csv(words, causal.weights)
     series = {"without scaling": dk.max_raw, "divided by sqrt(d_k)": dk.max_scaled}
     r.figures.update(
-        themed(
+        _themed(
+            r,
             "sqrt-dk.svg",
             partial(
                 lines_svg,
@@ -186,7 +207,7 @@ def _draw_step_by_step(r: Results) -> None:
         WORDS[score.query],
         [float(x) for x in score.raw],
     )
-    r.figures.update(themed("cat-sat-projections.svg", draw_proj))
+    r.figures.update(_themed(r, "cat-sat-projections.svg", draw_proj))
     r.tables["cat-sat-projections.csv"] = table_csv(
         ["key", "k_1", "k_2", "q_1", "q_2", "q_dot_k"],
         [[w, *k, *q, d] for (w, k), d in zip(keys, score.raw)],
@@ -194,7 +215,8 @@ def _draw_step_by_step(r: Results) -> None:
     runs = r[step_by_step.PRACTICE].runs
     masked, unmasked = runs["base"].weights, runs["no_mask"].weights
     r.figures.update(
-        themed(
+        _themed(
+            r,
             "cat-sat-weights.svg",
             partial(charts_steps.mask_bars, WORDS, unmasked, masked),
         )
@@ -212,7 +234,9 @@ def _draw_step_by_step(r: Results) -> None:
 def _draw_gpt2(r: Results) -> None:
     """Inside the model: GPT-2's matrices beside the toy's, to scale, and each step's FLOPs at full context."""
     blocks = charts_scale.matrix_blocks(TOY, GPT2)
-    r.figures.update(themed("gpt2-blocks.svg", partial(charts_scale.blocks, blocks)))
+    r.figures.update(
+        _themed(r, "gpt2-blocks.svg", partial(charts_scale.blocks, blocks))
+    )
     r.tables["gpt2-blocks.csv"] = table_csv(
         ["matrix", "rows", "columns", "numbers"],
         [[name, rows, cols, rows * cols] for name, rows, cols, _ in blocks],
@@ -220,7 +244,7 @@ def _draw_gpt2(r: Results) -> None:
     costs = step_costs(GPT2.n_ctx, GPT2)
     bars = [(s.step.title, s.flops) for s in costs.steps]
     r.figures.update(
-        themed("gpt2-flops.svg", partial(charts_scale.flop_bars, bars, GPT2.n_ctx))
+        _themed(r, "gpt2-flops.svg", partial(charts_scale.flop_bars, bars, GPT2.n_ctx))
     )
     r.tables["gpt2-flops.csv"] = table_csv(["step", "flops"], [list(b) for b in bars])
 
@@ -244,7 +268,7 @@ def _draw_log_map(r: Results) -> None:
     ]
     pages = [p for p, _ in _PAGES if any(p == page for page, *_ in spans)]
     draw_map = partial(charts_scale.log_map, spans, pages, len(r.lines))
-    r.figures.update(themed("log-map.svg", draw_map))
+    r.figures.update(_themed(r, "log-map.svg", draw_map))
     r.tables["log-map.csv"] = table_csv(
         ["section", "page", "first_line", "last_line"],
         [[label, page, a, b] for page, label, a, b in spans],

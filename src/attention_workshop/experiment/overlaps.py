@@ -32,11 +32,13 @@ SLACK = 1.0
 
 
 class OverlapError(ValueError):
-    """A figure whose labels run into each other, its data or its legend; ``problems`` lists each."""
+    """A figure whose labels run into each other, its data or its legend; ``problems`` lists each,
+    ``svg`` is the figure drawn all the same (where it was drawn)."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: list[str], svg: str | None = None) -> None:
         super().__init__("; ".join(problems))
         self.problems = problems
+        self.svg = svg
 
 
 def _shrunk(bbox: Any, by: float = SLACK) -> Any:

@@ -106,15 +106,16 @@ def svg(fig: Any, title: str, desc: str) -> str:
 
     Raises:
         OverlapError: two of its texts overlap, or a text overlaps a data mark or the legend
-            (:func:`.overlaps.check`, on the figure as drawn).
+            (:func:`.overlaps.check`, on the figure as drawn); its ``svg`` is the figure drawn
+            all the same.
     """
     import matplotlib.pyplot as plt
 
     try:
         check(fig)
-    except OverlapError:
-        plt.close(fig)
-        raise
+        clash = None
+    except OverlapError as e:
+        clash = e
     buf = io.StringIO()
     fig.savefig(
         buf,
@@ -127,7 +128,10 @@ def svg(fig: Any, title: str, desc: str) -> str:
     plt.close(fig)
     text = buf.getvalue()
     at = text.index(">", text.index("<svg")) + 1
-    return f"{text[:at]}\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>{text[at:]}"
+    drawn = f"{text[:at]}\n <title>{escape(title)}</title>\n <desc>{escape(desc)}</desc>{text[at:]}"
+    if clash is not None:
+        raise OverlapError(clash.problems, svg=drawn)
+    return drawn
 
 
 def _luminance(hex_colour: str) -> float:
