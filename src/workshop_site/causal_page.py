@@ -207,6 +207,9 @@ def values(f: CausalHeads | None = None) -> dict[str, str]:
     firsts = [float(r.first.mean()) for r in f.runs]
     sinks = [int((r.first > 0.5).sum()) for r in f.runs]
     last = [float(r.attentions[..., -1, 0].mean()) for r in f.runs]
+    rows = [ch.last_row(r.attentions, ch.LAST_LAYERS) for r in f.runs]  # (T,) each
+    ends = [float(row[0] + row[-1]) for row in rows]
+    middle = max(float(row[1:-1].max()) for row in rows)
     order = np.argsort(f.induction, axis=None)[::-1]
     return {
         "n_layer": str(f.n_layer),
@@ -245,6 +248,12 @@ def values(f: CausalHeads | None = None) -> dict[str, str]:
         "rope_min": _at_least(float(f.position.rope_diff.min()), 2),
         "rope_max": _two_dp(f.position.rope_diff.max()),
         "last_first_min": _at_least(min(last), 2),
+        "last_layers": str(ch.LAST_LAYERS),
+        "ends": fmt.num(ch.ENDS, 1),
+        "ends_min": _at_least(min(ends), 2),
+        "ends_max": _two_dp(max(ends)),
+        "middle": fmt.num(ch.MIDDLE, 2),
+        "middle_max": _two_dp(middle),
     }
 
 

@@ -10,13 +10,14 @@ figures and JSON are written by :mod:`workshop_site.causal_page`.
 
 from __future__ import annotations
 
-from .claims import CLAIMS, CLEAR, SINK_HEADS
+from .claims import CLAIMS, CLEAR, ENDS, LAST_LAYERS, MIDDLE, SINK_HEADS
 from .facts import CausalHeads, Head, Run, best_head, facts, measure_all
 from .measures import (
     SHARE,
     first_score,
     induction_pairs,
     induction_score,
+    last_row,
     previous_score,
 )
 from .position import Position, position, scores
@@ -27,6 +28,9 @@ __all__ = [
     "SUBJECT",
     "CLAIMS",
     "CLEAR",
+    "ENDS",
+    "LAST_LAYERS",
+    "MIDDLE",
     "SINK_HEADS",
     "CausalHeads",
     "Head",
@@ -38,6 +42,7 @@ __all__ = [
     "first_score",
     "induction_pairs",
     "induction_score",
+    "last_row",
     "previous_score",
     "Position",
     "position",
