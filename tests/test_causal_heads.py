@@ -119,6 +119,41 @@ def test_the_first_layer_scores_are_transformers_q_k():
     np.testing.assert_allclose(ch.scores(model, ids, True), expected, rtol=0, atol=1e-4)
 
 
+def test_every_heads_steps_are_transformers(facts):
+    """The seven steps of every head (:mod:`.seven`) from transformers' own hidden states: the
+    weights are its attentions, the scores are the logits its softmax takes (each visible row's
+    log-weights minus the scores is one constant), and each weighted sum's length is the length of
+    that head's slice of the input of its output projection (caught with a hook)."""
+    from attention_workshop.causal import load_smollm
+
+    model, llama = load_smollm(), causal_reference.llama(np.float32)
+    ids = causal_reference.tokenizer()(
+        "The ship left the port at dawn.", add_special_tokens=False
+    )["input_ids"]
+    T = len(ids)
+    caught: list[np.ndarray] = []
+    hooks = [
+        layer.self_attn.o_proj.register_forward_pre_hook(
+            lambda _m, args: caught.append(args[0][0].detach().numpy())
+        )
+        for layer in llama.model.layers
+    ]
+    try:
+        ref = causal_reference.run(llama, ids)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    got = ch.head_steps(model, ref["hidden"])
+    np.testing.assert_allclose(got.weights, ref["attentions"], rtol=0, atol=1e-5)
+    low = np.tril(np.ones((T, T), dtype=bool))
+    gap = np.where(low, np.log(np.maximum(got.weights, 1e-30)) - got.scores, np.nan)
+    spread = np.nanmax(gap, axis=-1) - np.nanmin(gap, axis=-1)  # (L, H, T)
+    assert float(spread.max()) < 1e-3, float(spread.max())
+    y = np.stack(caught).reshape(len(caught), T, model.n_head, model.head_size)
+    sizes = np.linalg.norm(y, axis=-1).transpose(0, 2, 1)  # (L, T, H) -> (L, H, T)
+    np.testing.assert_allclose(got.sizes, sizes, rtol=1e-4, atol=1e-5)
+
+
 def test_the_seven_steps_flops_counted_by_hand():
     rows = ch.step_table(17, 576, 9, 3, 64)
     got = {s.step.id: (s.smollm, s.gpt2) for s in rows}

@@ -22,6 +22,7 @@ from .measures import (
 )
 from .position import Position, position, scores
 from .sentences import PHRASE, REPEAT, SENTENCES, Sentence
+from .seven import HeadSteps, head_steps
 from .steps import StepFlops, causal_flops, step_table
 
 __all__ = [
@@ -47,6 +48,8 @@ __all__ = [
     "Position",
     "position",
     "scores",
+    "HeadSteps",
+    "head_steps",
     "PHRASE",
     "REPEAT",
     "SENTENCES",
