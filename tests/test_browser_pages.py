@@ -50,17 +50,26 @@ _SVG_TEXT_FILLS = """async src => {
 }"""
 
 
-def figure_problems(page, scheme: str) -> list[str]:
-    """Figures on the open page that do not follow its colour scheme."""
+#: The print page keeps each figure's light drawing only, the one paper prints; in the dark scheme
+#: on screen it shows on a white card (docs/assets/print.css): the page and its card's colour.
+PAPER = ("print/", "#ffffff")
+
+
+def figure_problems(page, scheme: str, paper: bool = False) -> list[str]:
+    """Figures on the open page that do not follow its colour scheme (``paper``: the print page,
+    whose figures are drawn for paper, on a white card in the dark scheme)."""
     bg = _hex(page.evaluate("getComputedStyle(document.body).backgroundColor"))
     palette = DARK if scheme == "dark" else LIGHT
+    drawn = scheme  # the scheme the page is shown in; images drawn for paper are light
+    if paper:
+        palette, scheme = LIGHT, "light"
     problems = []
     for n, fig in enumerate(page.evaluate(_FIGURES_SHOWN), 1):
         if fig["d2"]:
             (shown,) = fig["d2"]  # one drawing per scheme, the other hidden
-            if shown["scheme"] != f"d2-{scheme}" or shown["background"] != "none":
+            if shown["scheme"] != f"d2-{drawn}" or shown["background"] != "none":
                 problems.append(
-                    f"diagram {n}: shows {shown}, not a transparent d2-{scheme}"
+                    f"diagram {n}: shows {shown}, not a transparent d2-{drawn}"
                 )
             continue
         if len(fig["imgs"]) != 1:
@@ -71,6 +80,17 @@ def figure_problems(page, scheme: str) -> list[str]:
         if not src.endswith(want) or (scheme == "light" and "-dark" in src):
             problems.append(f"figure {n}: shows {src} in the {scheme} scheme")
             continue
+        if paper and drawn == "dark":
+            card = _hex(
+                page.evaluate(
+                    's => getComputedStyle(document.querySelector(`article img[src="${s}"]`)).backgroundColor',
+                    src,
+                )
+            )
+            if card != PAPER[1]:
+                problems.append(f"figure {n} ({src}): on {card}, not a white card")
+                continue
+            bg = card
         fills = set(page.evaluate(_SVG_TEXT_FILLS, src))
         # text on the page must read on the page's own background; the background's own colour is
         # only ever text on a bright heatmap cell
@@ -100,7 +120,8 @@ def test_figures_use_the_pages_colours(browser, site_url, built_site, scheme):
         page.add_style_tag(content=_EVERY_TAB)
         figures += page.locator("article figure").count()
         problems += [
-            f"{url or 'home'} [{scheme}]: {p}" for p in figure_problems(page, scheme)
+            f"{url or 'home'} [{scheme}]: {p}"
+            for p in figure_problems(page, scheme, paper=url == PAPER[0])
         ]
     context.close()
     assert figures >= 20, "hardly any figure: the check looks at nothing"
@@ -252,3 +273,18 @@ def test_reveals_hide_their_answers_until_opened(page_and_log, site_url):
         "the weights are the same as with the first V"
     ).first.is_visible()
     assert not log.console_errors
+
+
+def test_the_paper_figure_check_can_fail(browser, site_url):
+    """The print page in the dark scheme with one light drawing's white card taken away."""
+    context = browser.new_context(viewport=DESKTOP, color_scheme="dark")
+    page = context.new_page()
+    page.goto(site_url + PAPER[0], wait_until="networkidle")
+    page.add_style_tag(content=_EVERY_TAB)
+    assert figure_problems(page, "dark", paper=True) == []
+    page.evaluate(
+        """() => { document.querySelector('article img[src$="#only-light"]').style.background = 'none'; }"""
+    )
+    problems = figure_problems(page, "dark", paper=True)
+    context.close()
+    assert any("not a white card" in p for p in problems), problems

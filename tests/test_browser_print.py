@@ -21,10 +21,13 @@ PRINTED = [
     "module-3",
     "step-by-step",
     "inside-the-model",
+    "causal-heads",
     "real-heads",
 ]
-# a section that holds a form is left out of print, heading and all (none of the printed pages has one)
-WIDGET_SECTIONS: dict[str, set[str]] = {}
+# a section that holds a form is left out of print, heading and all
+WIDGET_SECTIONS: dict[str, set[str]] = {
+    "causal-heads": {"The seven steps on a real head"}
+}
 
 
 def _text(fragment: str) -> str:

@@ -84,6 +84,19 @@ def test_scores_of_a_hand_made_head():
     assert ch.induction_score(att, [(2, 0), (1, 1)])[0, 0] == (0.5 + 0.75) / 2
 
 
+def test_the_last_row_of_hand_made_layers():
+    """Three layers of two heads, three tokens: the last two layers' last rows, averaged by hand."""
+    att = np.zeros((3, 2, 3, 3))
+    att[:, :, -1] = [0.5, 0.25, 0.25]  # layer 1: ignored
+    att[1, 0, -1], att[1, 1, -1] = [1, 0, 0], [0, 0, 1]
+    att[2, 0, -1], att[2, 1, -1] = [0.5, 0.5, 0], [0.5, 0, 0.5]
+    np.testing.assert_array_equal(
+        ch.last_row(att, 2), [(1 + 0 + 0.5 + 0.5) / 4, 0.5 / 4, 1.5 / 4]
+    )
+    with pytest.raises(ValueError, match=r"layers must be 1 \.\. 3"):
+        ch.last_row(att, 4)
+
+
 def test_the_first_layer_scores_are_transformers_q_k():
     """Layer 1's scores with RoPE, against transformers' own query and key projections and rotation."""
     from attention_workshop.causal import load_smollm
@@ -104,6 +117,41 @@ def test_the_first_layer_scores_are_transformers_q_k():
         k = k.repeat_interleave(3, dim=1)
         expected = (q @ k.transpose(-1, -2))[0].numpy() / 8.0
     np.testing.assert_allclose(ch.scores(model, ids, True), expected, rtol=0, atol=1e-4)
+
+
+def test_every_heads_steps_are_transformers(facts):
+    """The seven steps of every head (:mod:`.seven`) from transformers' own hidden states: the
+    weights are its attentions, the scores are the logits its softmax takes (each visible row's
+    log-weights minus the scores is one constant), and each weighted sum's length is the length of
+    that head's slice of the input of its output projection (caught with a hook)."""
+    from attention_workshop.causal import load_smollm
+
+    model, llama = load_smollm(), causal_reference.llama(np.float32)
+    ids = causal_reference.tokenizer()(
+        "The ship left the port at dawn.", add_special_tokens=False
+    )["input_ids"]
+    T = len(ids)
+    caught: list[np.ndarray] = []
+    hooks = [
+        layer.self_attn.o_proj.register_forward_pre_hook(
+            lambda _m, args: caught.append(args[0][0].detach().numpy())
+        )
+        for layer in llama.model.layers
+    ]
+    try:
+        ref = causal_reference.run(llama, ids)
+    finally:
+        for hook in hooks:
+            hook.remove()
+    got = ch.head_steps(model, ref["hidden"])
+    np.testing.assert_allclose(got.weights, ref["attentions"], rtol=0, atol=1e-5)
+    low = np.tril(np.ones((T, T), dtype=bool))
+    gap = np.where(low, np.log(np.maximum(got.weights, 1e-30)) - got.scores, np.nan)
+    spread = np.nanmax(gap, axis=-1) - np.nanmin(gap, axis=-1)  # (L, H, T)
+    assert float(spread.max()) < 1e-3, float(spread.max())
+    y = np.stack(caught).reshape(len(caught), T, model.n_head, model.head_size)
+    sizes = np.linalg.norm(y, axis=-1).transpose(0, 2, 1)  # (L, T, H) -> (L, H, T)
+    np.testing.assert_allclose(got.sizes, sizes, rtol=1e-4, atol=1e-5)
 
 
 def test_the_seven_steps_flops_counted_by_hand():
@@ -151,10 +199,32 @@ def _position(f: ch.CausalHeads, **changes) -> ch.CausalHeads:
 
 
 def _last_row_moved(f: ch.CausalHeads) -> ch.CausalHeads:
-    """The tired sentence's last token gives 0.3 to the first token in every head."""
+    """The tired sentence's last token gives 0.3 to the first token in every head, the rest
+    to itself."""
     att = f.run("tired").attentions.copy()
-    att[..., -1, 1] += att[..., -1, 0] - 0.3
+    att[..., -1, -1] += att[..., -1, 0] - 0.3
     att[..., -1, 0] = 0.3
+    return _run(f, "tired", attentions=att)
+
+
+def _last_rows_spread(f: ch.CausalHeads) -> ch.CausalHeads:
+    """The river sentence's last token, in the last layers: 0.4 to the first token, 0.38 to
+    itself, the rest shared evenly by the tokens between (each well under 0.05)."""
+    att = f.run("river").attentions.copy()
+    T = att.shape[-1]
+    rows = att[-ch.LAST_LAYERS :, :, -1, :]  # a view: (layers, H, T)
+    rows[..., 0], rows[..., -1] = 0.4, 0.38
+    rows[..., 1:-1] = 0.22 / (T - 2)
+    return _run(f, "river", attentions=att)
+
+
+def _last_looks_at_one_word(f: ch.CausalHeads) -> ch.CausalHeads:
+    """The tired sentence's last token, in the last layers: 0.06 more to its second token,
+    taken from its own weight."""
+    att = f.run("tired").attentions.copy()
+    rows = att[-ch.LAST_LAYERS :, :, -1, :]
+    rows[..., 1] += 0.06
+    rows[..., -1] -= 0.06
     return _run(f, "tired", attentions=att)
 
 
@@ -233,6 +303,16 @@ BREAKS = [
         "causal_heads.last_to_first",
         "the tired sentence's last token looks elsewhere",
         _last_row_moved,
+    ),
+    (
+        "causal_heads.last_reads_ends",
+        "the river sentence's last token spreads its weight in the last layers",
+        _last_rows_spread,
+    ),
+    (
+        "causal_heads.last_middle_small",
+        "the tired sentence's last token gives 0.06 more to one word",
+        _last_looks_at_one_word,
     ),
 ]
 

@@ -30,7 +30,7 @@ from attention_workshop.chapters.final_exam import grading as final_exam_grading
 from attention_workshop.experiment import real_heads_page
 
 # The package's modules, imported in this one place (their paths may move).
-from workshop_site import exam_page, inside_page
+from workshop_site import causal_page, exam_page, inside_page
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 
@@ -161,12 +161,43 @@ def real_heads_cases() -> dict:
     return {"index": real_heads_page.INDEX_PATH, "sentences": sentences}
 
 
+def causal_cases() -> tuple[dict, dict[str, str]]:
+    """A causal model: each sentence's steps JSON, and what the page shows of some heads and rows
+    (head_view, in Python) with the package's own float32 weights and scores."""
+    f = causal_page.ch.facts()
+    files, views = {}, []
+    picks = [
+        (0, 0, 0),
+        (f.n_layer - 1, f.n_head - 1, -1),
+        (*f.induction_head, f.cat[0]),
+        (4, 4, 5),
+    ]
+    for r in f.runs:
+        data = causal_page.steps_data(r, f)
+        files[causal_page.steps_file(r.sentence.key)] = causal_page._json(data)
+        for layer, head, token in picks:
+            token = token % len(r.tokens)
+            views.append(
+                {
+                    "file": causal_page.steps_file(r.sentence.key),
+                    "at": [layer, head, token],
+                    "view": causal_page.head_view(data, layer, head, token),
+                    "weights": r.attentions[layer, head, token].tolist(),
+                    "scores": r.steps.scores[layer, head, token].tolist(),
+                }
+            )
+    levels = [[w, causal_page.level(w)] for w in range(101)]
+    return {"views": views, "levels": levels}, files
+
+
 def write_js_data(folder: Path) -> None:
     """The site's JSON files (at their paths in the site) and cases.json, into ``folder``."""
+    causal, causal_files = causal_cases()
     for path, text in {
         **inside_page.site_files(),
         **exam_page.site_files(),
         **real_heads_page.site_files(),
+        **causal_files,
     }.items():
         (folder / path).parent.mkdir(parents=True, exist_ok=True)
         (folder / path).write_text(text, encoding="utf-8")
@@ -176,6 +207,7 @@ def write_js_data(folder: Path) -> None:
         "inside": inside_cases(),
         "exam": exam_cases(),
         "real_heads": real_heads_cases(),
+        "causal": causal,
     }
     (folder / "cases.json").write_text(
         json.dumps(cases, ensure_ascii=False), encoding="utf-8"

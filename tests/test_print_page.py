@@ -24,7 +24,8 @@ PAGE = (
     '<h2 id="form">The exam</h2><form><button>go</button></form>'
     '<link rel="stylesheet" href="../assets/inside/inside.css">'
     '<h2 id="end">End</h2><label for="tab-1">t</label>'
-    '<img src="../generated/a.svg#only-light" alt="a" loading="lazy">'
+    '<img src="../generated/a.svg#only-light" alt="a" loading="lazy">\n'
+    '<img src="../generated/a-dark.svg#only-dark" alt="a" loading="lazy">'
 )
 
 
@@ -39,10 +40,10 @@ def test_a_page_for_paper():
         '<details open class="note"><summary>Reveal</summary><p>r</p></details>'
         '<h2 id="module-1--explorer">The explorer</h2><p>A figure beside it.</p>'
         '<h2 id="module-1--end">End</h2><label for="module-1--tab-1">t</label>'
-        '<img src="../generated/a.svg#only-light" alt="a">'
+        '<img src="../generated/a.svg#only-light" alt="a">\n'
     ), (
         "scripts, the explorer and how to use it, and the form's section go; links stay, reveals "
-        "open, images load at once"
+        "open, images load at once, the dark drawing goes"
     )
     assert p.answers == (
         (

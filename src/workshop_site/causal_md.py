@@ -17,9 +17,12 @@ from .causal_page import (
     facts,
     head_desc,
     head_file,
+    head_view,
     induction_desc,
     rope_desc,
     shown_heads,
+    steps_data,
+    steps_file,
 )
 
 __all__ = [
@@ -30,6 +33,8 @@ __all__ = [
     "next_table",
     "steps_table",
     "downloads",
+    "view_html",
+    "explorer_html",
 ]
 
 
@@ -114,3 +119,115 @@ def downloads() -> str:
         for r in f.runs
     ]
     return "<ul>\n" + "\n".join(f"<li>{i}</li>" for i in items) + "\n</ul>\n"
+
+
+def _row(head: str, cells: list[str], tag: str = "td") -> str:
+    e = html.escape
+    return (
+        f'<tr><th scope="row">{e(head)}</th>'
+        + "".join(f"<{tag}>{e(c)}</{tag}>" for c in cells)
+        + "</tr>"
+    )
+
+
+def _heads(first: str, tokens: list[str]) -> str:
+    e = html.escape
+    return (
+        "<thead><tr>"
+        + "".join(f'<th scope="col">{e(t)}</th>' for t in [first, *tokens])
+        + "</tr></thead>"
+    )
+
+
+def _scroll(table: str, label: str) -> str:
+    return f'<div class="ca-scroll" tabindex="0" role="region" aria-label="{label}">{table}</div>'
+
+
+def view_html(v: dict) -> str:
+    """One head's view (:func:`.causal_page.head_view`) as HTML: the elements ``render`` of
+    ``docs/assets/causal/causal.js`` makes."""
+    e = html.escape
+    shapes = (
+        '<table class="ca-shapes"><thead><tr><th scope="col">step</th><th scope="col">SmolLM2</th>'
+        '<th scope="col">GPT-2</th></tr></thead><tbody>'
+        + "".join(_row(s, [a, b]) for s, a, b in v["shapes"])
+        + "</tbody></table>"
+    )
+    row = (
+        f'<table class="ca-row">{_heads("token", v["tokens"])}<tbody>'
+        + _row("3. scaled score", v["before"])
+        + _row("4. after the mask", v["after"])
+        + _row("5. weight", v["weights"])
+        + "</tbody></table>"
+    )
+    heat = (
+        f'<table class="ca-heat">{_heads("query", v["tokens"])}<tbody>'
+        + "".join(
+            f'<tr><th scope="row">{e(t)}</th>'
+            + "".join(f'<td class="ca-l{k}">{e(w)}</td>' for w, k in cells)
+            + "</tr>"
+            for t, cells in zip(v["tokens"], v["heat"])
+        )
+        + "</tbody></table>"
+    )
+    return (
+        f'<p class="ca-title">{e(v["title"])}</p>'
+        + _scroll(shapes, "The seven steps' shapes")
+        + _scroll(row, "The token's row, steps 3 to 5")
+        + f'<p class="ca-size">6. Its weighted sum is a row of {v["width"]} numbers of length {e(v["size"])}.</p>'
+        + _scroll(heat, "Every weight of the head")
+    )
+
+
+def _select(name: str, label: str, options: list[tuple[str, str]], chosen: str) -> str:
+    opts = "".join(
+        f'<option value="{html.escape(v)}"{" selected" if v == chosen else ""}>{html.escape(t)}</option>'
+        for v, t in options
+    )
+    return f'<label><span>{label}</span><select name="{name}">{opts}</select></label>'
+
+
+def explorer_html() -> str:
+    """The explorer: a form (hidden until ``causal.js`` runs) and the induction head's steps at
+    the second "cat" on the repeated sentence, as static HTML."""
+    f = facts()
+    run = f.run(ch.REPEAT)
+    (layer, head), token = f.induction_head, f.cat[0]
+    view = head_view(steps_data(run, f), layer, head, token)
+    form = (
+        '<form class="ca-form" hidden>'
+        + _select(
+            "sentence",
+            "Sentence",
+            [(r.sentence.key, r.sentence.text) for r in f.runs],
+            ch.REPEAT,
+        )
+        + _select(
+            "layer",
+            "Layer",
+            [(str(n), str(n)) for n in range(1, f.n_layer + 1)],
+            str(layer + 1),
+        )
+        + _select(
+            "head",
+            "Head",
+            [(str(n), str(n)) for n in range(1, f.n_head + 1)],
+            str(head + 1),
+        )
+        + _select(
+            "token",
+            "Token",
+            [(str(i + 1), f"{i + 1} {t}") for i, t in enumerate(run.tokens)],
+            str(token + 1),
+        )
+        + "".join(
+            f'<a class="ca-data" data-key="{r.sentence.key}" '
+            f'href="{steps_file(r.sentence.key)}" hidden>{html.escape(r.sentence.key)}</a>'
+            for r in f.runs
+        )
+        + "</form>"
+    )
+    return (
+        f'<div class="ca-app" id="causal-explorer">{form}'
+        f'<div class="ca-out" aria-live="polite">{view_html(view)}</div></div>\n'
+    )

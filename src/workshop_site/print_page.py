@@ -10,6 +10,9 @@ formulas and diagrams included), except the pages in :data:`ONLINE_ONLY`. For pa
 - the pages' own stylesheets stay (once each): their static tables keep their colours and their
   scroll boxes on screen;
 - every image loads with the page (none waits, lazily, to be scrolled to: a printer does not scroll);
+- each figure keeps its light drawing only, the one paper prints (its dark twin goes, which keeps
+  the page under :data:`~workshop_site.page_weight.BUDGET`); on screen in the dark scheme
+  ``print.css`` shows that drawing on a white card, as on paper;
 - every "Reveal" opens; the self-check questions stay in place, their answers move to the end;
 - each page's ids get the page's name in front (``module-0--softmax``), so the pages' anchors do
   not collide, and a link to a page or anchor that is on this page stays on this page.
@@ -67,6 +70,8 @@ _DROP = re.compile(
     re.S,
 )
 _LINK = re.compile(r"<link\b[^>]*>")
+#: A figure's dark drawing: Material shows it in the dark scheme only.
+_DARK_TWIN = re.compile(r'<img\b[^>]*\bsrc="[^"]*#only-dark"[^>]*>\n?')
 _HREF = re.compile(r'\bhref="([^"]+)"')
 
 
@@ -129,6 +134,7 @@ def _for_paper(
 ) -> Printed:
     slugs = dict(slug_items)
     content = _SCREEN.sub("", _MOUNT.sub("", _DROP.sub("", content)))
+    content = _DARK_TWIN.sub("", content)
     stylesheets = tuple(
         dict.fromkeys(
             href

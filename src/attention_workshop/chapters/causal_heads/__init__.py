@@ -10,23 +10,28 @@ figures and JSON are written by :mod:`workshop_site.causal_page`.
 
 from __future__ import annotations
 
-from .claims import CLAIMS, CLEAR, SINK_HEADS
+from .claims import CLAIMS, CLEAR, ENDS, LAST_LAYERS, MIDDLE, SINK_HEADS
 from .facts import CausalHeads, Head, Run, best_head, facts, measure_all
 from .measures import (
     SHARE,
     first_score,
     induction_pairs,
     induction_score,
+    last_row,
     previous_score,
 )
 from .position import Position, position, scores
 from .sentences import PHRASE, REPEAT, SENTENCES, Sentence
+from .seven import HeadSteps, head_steps
 from .steps import StepFlops, causal_flops, step_table
 
 __all__ = [
     "SUBJECT",
     "CLAIMS",
     "CLEAR",
+    "ENDS",
+    "LAST_LAYERS",
+    "MIDDLE",
     "SINK_HEADS",
     "CausalHeads",
     "Head",
@@ -38,10 +43,13 @@ __all__ = [
     "first_score",
     "induction_pairs",
     "induction_score",
+    "last_row",
     "previous_score",
     "Position",
     "position",
     "scores",
+    "HeadSteps",
+    "head_steps",
     "PHRASE",
     "REPEAT",
     "SENTENCES",

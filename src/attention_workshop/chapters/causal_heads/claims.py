@@ -10,13 +10,20 @@ import numpy as np
 
 from .._section import EVERY, FACT, MAX, MEAN, Claim
 from .facts import CausalHeads
-from .measures import SHARE
+from .measures import SHARE, last_row
 from .sentences import GQA
 
-__all__ = ["CLEAR", "SINK_HEADS", "LAST", "CLAIMS"]
+__all__ = ["CLEAR", "SINK_HEADS", "LAST", "LAST_LAYERS", "ENDS", "MIDDLE", "CLAIMS"]
 
 #: The last token gives at least this share of its attention to the first, on average over heads.
 LAST = 0.4
+
+#: The layers nearest the prediction, whose heads' last rows the page averages.
+LAST_LAYERS = 3
+#: In those layers the last token gives more than this to the first token and itself together.
+ENDS = 0.8
+#: ... and less than this to each token in between, on average over those heads.
+MIDDLE = 0.05
 
 #: With RoPE, reversing the tokens changes some pair's first-layer score by more than this.
 CLEAR = 0.5
@@ -32,6 +39,17 @@ def _masked(r: CausalHeads) -> bool:
         if np.any(upper != 0) or not np.allclose(run.attentions.sum(-1), 1, atol=1e-5):
             return False
     return True
+
+
+def _ends(run_att: np.ndarray) -> float:
+    """The last rows' weight on the first token and on the last token itself, last layers."""
+    row = last_row(run_att, LAST_LAYERS)
+    return float(row[0] + row[-1])
+
+
+def _middle(run_att: np.ndarray) -> float:
+    """The most any token between the first and the last gets, last layers' mean."""
+    return float(last_row(run_att, LAST_LAYERS)[1:-1].max())
 
 
 def _cat_row(r: CausalHeads) -> np.ndarray:
@@ -145,5 +163,23 @@ CLAIMS: tuple[Claim[CausalHeads], ...] = (
         measure=lambda r: [float(run.attentions[..., -1, 0].mean()) for run in r.runs],
         quantifier=MEAN,
         sentence="on average at least {{ causal_heads.last_first_min }} of its attention",
+    ),
+    Claim(
+        "causal_heads.last_reads_ends",
+        "in every sentence, on average over the heads of the last LAST_LAYERS layers, the last "
+        "token gives more than ENDS of its weight to the first token and to itself together",
+        lambda r: all(_ends(run.attentions) > ENDS for run in r.runs),
+        measure=lambda r: [_ends(run.attentions) for run in r.runs],
+        quantifier=MEAN,
+        sentence="to the first token and to itself together",
+    ),
+    Claim(
+        "causal_heads.last_middle_small",
+        "in every sentence, on average over the heads of the last LAST_LAYERS layers, each token "
+        "between the first and the last gets less than MIDDLE of the last token's weight",
+        lambda r: all(_middle(run.attentions) < MIDDLE for run in r.runs),
+        measure=lambda r: [_middle(run.attentions) for run in r.runs],
+        quantifier=EVERY,
+        sentence="gets less than {{ causal_heads.middle }}",
     ),
 )

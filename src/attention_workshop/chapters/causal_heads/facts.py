@@ -17,6 +17,7 @@ from ...causal import NextToken, SmolLM, load_smollm
 from .measures import first_score, induction_pairs, induction_score, previous_score
 from .position import Position, position
 from .sentences import PHRASE, REPEAT, SENTENCES, Sentence
+from .seven import HeadSteps, head_steps
 
 __all__ = ["Head", "Run", "CausalHeads", "best_head", "measure_all", "facts"]
 
@@ -34,6 +35,8 @@ class Run:
         attentions: ``(L, H, T, T)`` float32; each row sums to 1, the upper triangle is 0.
         previous, first: ``(L, H)``, each head's scores (:mod:`.measures`).
         next_tokens: the five most probable next tokens after the whole sentence.
+        steps: every head's seven steps (:mod:`.seven`): the scores before the mask, the
+            weights, the size of each weighted sum.
     """
 
     sentence: Sentence
@@ -42,6 +45,7 @@ class Run:
     previous: np.ndarray
     first: np.ndarray
     next_tokens: tuple[NextToken, ...]
+    steps: HeadSteps
 
 
 @dataclass(frozen=True, eq=False)
@@ -92,7 +96,10 @@ def _run(model: SmolLM, s: Sentence) -> Run:
     out = model(s.text, top_k=5, all_logits=False)  # the page needs the next token only
     att = np.asarray(out.attentions, dtype=np.float32)  # (L, H, T, T)
     tokens = tuple(t.strip() or t for t in out.texts)
-    return Run(s, tokens, att, previous_score(att), first_score(att), out.next_tokens)
+    steps = head_steps(model, np.asarray(out.hidden))
+    return Run(
+        s, tokens, att, previous_score(att), first_score(att), out.next_tokens, steps
+    )
 
 
 def _cat(tokens: tuple[str, ...]) -> tuple[int, int]:

@@ -22,6 +22,7 @@ __all__ = [
     "first_score",
     "induction_pairs",
     "induction_score",
+    "last_row",
 ]
 
 #: A head "does" something when it gives it at least this much of its weight, on average.
@@ -62,3 +63,11 @@ def induction_score(att: np.ndarray, pairs: Sequence[tuple[int, int]]) -> np.nda
     """``(L, H, T, T)`` weights -> ``(L, H)``: the mean weight from each query to its target."""
     q, t = (np.array(x) for x in zip(*pairs))
     return att[..., q, t].mean(axis=-1)  # (L, H, pairs) -> (L, H)
+
+
+def last_row(att: np.ndarray, layers: int) -> np.ndarray:
+    """``(L, H, T, T)`` weights -> ``(T,)``: the last token's row, averaged over every head of
+    the last ``layers`` layers (where the prediction is made)."""
+    if not 1 <= layers <= att.shape[0]:
+        raise ValueError(f"layers must be 1 .. {att.shape[0]}, got {layers!r}")
+    return att[-layers:, :, -1, :].mean(axis=(0, 1))  # (layers, H, T) -> (T,)

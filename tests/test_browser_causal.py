@@ -1,0 +1,124 @@
+"""A causal model's explorer in headless Chromium, as a reader meets it: one head's seven steps
+without JavaScript, nothing fetched before a pick, and after a pick the numbers shown are the
+sentence's JSON and the package's own weights and scores, rounded as shown; axe clean after a pick.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from attention_workshop.chapters import causal_heads as ch
+
+from .conftest import PageLog
+from .test_site_quality import DESKTOP, PHONE, _axe_problems
+
+pytestmark = pytest.mark.browser
+
+PAGE = "causal-heads/"
+APP = "#causal-explorer"
+
+
+def _row(page, n: int) -> list[str]:
+    """The cells of the token's row table, row ``n`` (0: scaled scores, 1: masked, 2: weights)."""
+    return page.eval_on_selector_all(
+        f"{APP} .ca-row tbody tr:nth-child({n + 1}) td",
+        "els => els.map(e => e.textContent)",
+    )
+
+
+def test_without_javascript_one_head_is_shown_and_no_form(browser, site_url):
+    context = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(site_url + PAGE)
+        f = ch.facts()
+        layer, head = f.induction_head
+        title = page.locator(f"{APP} .ca-title").text_content()
+        assert title.startswith(
+            f"Layer {layer + 1}, head {head + 1}, row of token {f.cat[0] + 1}"
+        )
+        assert not page.locator(f"{APP} form").is_visible()
+        weights = [float(x) for x in _row(page, 2)]
+        want = f.run(ch.REPEAT).attentions[layer, head, f.cat[0]]
+        assert np.max(np.abs(np.array(weights) - want)) <= 0.005 + 1e-9
+    finally:
+        context.close()
+
+
+def test_a_pick_shows_the_heads_numbers(browser, site_url, built_site):
+    context = browser.new_context(viewport=DESKTOP)
+    log = PageLog(site_url)
+    try:
+        page = context.new_page()
+        page.on("request", log.on_request)
+        page.on("console", log.on_console)
+        page.on("pageerror", log.on_pageerror)
+        fetched: list[str] = []
+        page.on("request", lambda r: "/steps-" in r.url and fetched.append(r.url))
+        page.goto(site_url + PAGE, wait_until="networkidle")
+        page.wait_for_selector(f"{APP}[data-ready]", state="attached")
+        assert fetched == [], "a sentence's data was fetched before any pick"
+        assert page.locator(f"{APP} form").is_visible()
+        page.select_option(f"{APP} select[name=layer]", "30")
+        page.select_option(f"{APP} select[name=head]", "9")
+        page.select_option(f"{APP} select[name=sentence]", "river")
+        page.select_option(f"{APP} select[name=token]", "3")
+        page.wait_for_function(
+            f"document.querySelector('{APP}').dataset.shown === 'river 30 9 3'"
+        )
+        assert [u.rsplit("/", 1)[1] for u in fetched][-1] == "steps-river.json"
+        data = json.loads(
+            (built_site / "generated/causal/steps-river.json").read_text(
+                encoding="utf-8"
+            )
+        )
+        run = ch.facts().run("river")
+        before, after, weights = (_row(page, n) for n in range(3))
+        assert before == [
+            f"{x / 10:.1f}".replace("-0.0", "0.0") for x in data["scores"][29][8][2]
+        ]
+        assert after[3:] == ["−∞"] * (len(run.tokens) - 3)
+        shown = np.array([float(x) for x in weights])
+        assert np.max(np.abs(shown - run.attentions[29, 8, 2])) <= 0.005 + 1e-9
+        scores = np.array([float(x) for x in before])
+        assert np.max(np.abs(scores - run.steps.scores[29, 8, 2])) <= 0.05 + 1e-5
+        heat = page.eval_on_selector_all(f"{APP} .ca-heat tbody tr", "rs => rs.length")
+        assert heat == len(run.tokens)
+        assert (
+            page.locator(f"{APP} .ca-title")
+            .text_content()
+            .startswith(f"Layer 30, head 9, row of token 3 ({run.tokens[2]})")
+        )
+    finally:
+        context.close()
+    assert not log.foreign_requests and not log.console_errors, (
+        log.foreign_requests + log.console_errors
+    )
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_explorer_after_a_pick_is_accessible(browser, site_url, scheme):
+    from axe_playwright_python.sync_playwright import Axe
+
+    problems = []
+    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(site_url + PAGE, wait_until="networkidle")
+        page.wait_for_selector(f"{APP}[data-ready]", state="attached")
+        page.select_option(f"{APP} select[name=sentence]", "tired")
+        page.wait_for_function(
+            f"document.querySelector('{APP}').dataset.shown?.startsWith('tired')"
+        )
+        problems += _axe_problems(Axe(), page, f"causal explorer, picked [{scheme}]")
+        page.set_viewport_size(PHONE)
+        page.wait_for_timeout(150)
+        problems += _axe_problems(
+            Axe(), page, f"causal explorer, picked [{scheme}, phone]"
+        )
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
