@@ -58,6 +58,7 @@ from attention_workshop.experiment import cli
 from attention_workshop.experiment import runner as experiment
 
 from .conftest import ROOT, build_site
+from .references import wired
 
 PATTERNS = (
     ".venv",
@@ -280,6 +281,7 @@ def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
     - a syntax error in core.py, then a false claim, used to leave every request hanging:
       each page now shows the error, and the save after it is picked up (the false claim shows,
       not the syntax error; then the good core.py brings the pages back);
+    - a false claim fails the strict build with its measured value and its page;
     - a snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
       per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!". Now every
       failed rebuild logs its error (hooks/serve.py), the same edit saved twice logs it twice."""
@@ -330,6 +332,18 @@ def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
                 text = _fetch(base + page)
                 assert "The build failed" in text and says in text, (page, text[:2000])
                 assert gone is None or gone not in text, (page, text[:2000])
+        # the false claim's report (tests/test_site.py's strict build of it before, one build
+        # fewer): its value, the first row the broken mask lets through (the wired head's
+        # unmasked row, by PyTorch), and its page
+        said = log.read_text(encoding="utf-8").split(failed)[2]
+        report = said.split("  - causal.first_row_on_itself: ")[1].split("\n  - ")[0]
+        m = re.search(r"measured: \[([^\]]*)\]", report)
+        assert m, report
+        shown = [float(x) for x in m.group(1).split(",")]
+        assert np.allclose(
+            shown, wired(("the", "river", "bank"))[3][0], rtol=0, atol=1e-12
+        )
+        assert "stated on: docs/module-3.md" in report, report
         core.write_text(good, encoding="utf-8")
         deadline = time.monotonic() + 600
         while "The build failed" in _fetch(base + "module-3/"):
