@@ -4,8 +4,8 @@ each failed on the code before the fix.
 1. A snippet raising ``SystemExit`` (``main(["--help"])``) or ``KeyboardInterrupt`` ended the
    build with exit 0 and an empty site, and killed ``mkdocs serve``:
    :func:`test_every_problem_fails_the_strict_build_whatever_the_flags`,
-   :func:`test_a_build_that_vanishes_with_os_exit_is_caught`,
-   :func:`test_serve_stays_up_and_shows_every_error_every_time`.
+   :func:`test_a_build_that_exits_0_without_its_marker_fails_the_suites_builds`,
+   :func:`test_serve_answers_every_error_on_every_page_every_time_and_recovers`.
 2. Unbounded sentence length (2 GB at 100 words, a label per heatmap cell):
    :func:`test_the_cli_states_and_enforces_a_maximum_sentence_length_before_any_work`,
    :func:`test_a_heatmap_past_the_readable_size_costs_no_more_per_word`. The CLI's peak memory
@@ -20,8 +20,8 @@ each failed on the code before the fix.
    :func:`test_every_problem_fails_the_strict_build_whatever_the_flags`; and
    :func:`test_a_good_build_shows_no_traceback_and_no_machine_path` greps the session's build.
 5. Smaller:
-   - serve showed a repeated error once: :func:`test_serve_stays_up_and_shows_every_error_every_time`;
-   - serve grew ~5 MB per rebuild: :func:`test_upstream_caches_are_empty_after_a_build` (the
+   - serve showed a repeated error once: :func:`test_serve_answers_every_error_on_every_page_every_time_and_recovers`;
+   - serve grew ~5 MB per rebuild: :func:`test_a_rebuild_in_the_same_process_sees_every_edit_and_keeps_no_old_page` (the
      growth itself is measured by ``python tools/serve_memory.py``);
    - ``captures/`` not watched: :func:`test_serve_watches_the_captures`;
    - a saved exam whose ``answers`` is null broke the page: (fixed on main)
@@ -58,6 +58,7 @@ from attention_workshop.experiment import cli
 from attention_workshop.experiment import runner as experiment
 
 from .conftest import ROOT, build_site
+from .references import wired
 
 PATTERNS = (
     ".venv",
@@ -133,13 +134,20 @@ def temporaries(folder: Path) -> list[str]:
 # ---------------------------------------------------------------- 1. snippets that end the build
 
 
-@pytest.mark.site
-def test_a_build_that_vanishes_with_os_exit_is_caught(project_copy, tmp_path):
-    """``os._exit(0)`` ends the process at once with exit 0: no hook can report it, so the
-    suite's builds (and ``make site``) require the completion marker a build writes last."""
-    add_fences(project_copy, "module-1.md", {"m1-vanish": "import os\nos._exit(0)\n"})
-    with pytest.raises(AssertionError, match="without reaching its end"):
-        build_site(tmp_path / "out", project=project_copy)
+def test_a_build_that_exits_0_without_its_marker_fails_the_suites_builds(tmp_path):
+    """``os._exit(0)`` in a snippet ends the build at once with exit 0: no hook can report it, so
+    the suite's builds (and ``make site``) require the completion marker a build writes last.
+    That such a build writes no marker is shown by a real one, through ``make site``'s check
+    (:func:`test_make_site_replaces_site_only_with_a_good_build`, its ``m1-vanish`` fence); here
+    the suite's own check meets a generator that exits 0 at once, as such a build does, without
+    building anything (issue 20 point 7: one site build fewer)."""
+    (tmp_path / "vanishing_generator.py").write_text(
+        "import os\nos._exit(0)\n", encoding="utf-8"
+    )
+    with pytest.raises(AssertionError, match="exited 0 without reaching its end"):
+        build_site(
+            tmp_path / "out", generator="vanishing_generator", PYTHONPATH=str(tmp_path)
+        )
 
 
 def _records(said: str, fence: str) -> list[str]:
@@ -264,11 +272,23 @@ def _fetch(url: str) -> str:
 
 
 @pytest.mark.site
-def test_serve_answers_every_page_with_a_fatal_error_and_recovers(
+def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
     project_copy, tmp_path
 ):
-    """A syntax error in core.py, then a false claim, used to leave every request of ``mkdocs
-    serve`` hanging. Each page now shows the error, and the next good save brings the pages back."""
+    """One ``mkdocs serve --strict`` session, six builds (issue 20 point 7: were two sessions,
+    eight builds), each fault kept:
+
+    - a syntax error in core.py, then a false claim, used to leave every request hanging:
+      each page now shows the error, and the save after it is picked up (the false claim shows,
+      not the syntax error; then the good core.py brings the pages back);
+    - a false claim fails the strict build with its measured value and its page;
+    - a snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
+      per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!". Now every
+      failed rebuild logs its error (hooks/serve.py), the same edit saved twice logs it twice."""
+    (project_copy / "snippets" / "faults").mkdir()
+    (project_copy / "snippets" / "faults" / "m1-exit.py").write_text(
+        "import sys\nsys.exit(3)\n", encoding="utf-8"
+    )
     log, port = tmp_path / "serve.log", _free_port()
     with open(log, "w", encoding="utf-8") as out:
         proc = subprocess.Popen(
@@ -277,6 +297,7 @@ def test_serve_answers_every_page_with_a_fatal_error_and_recovers(
                 "-m",
                 "mkdocs",
                 "serve",
+                "--strict",
                 "--dev-addr",
                 f"127.0.0.1:{port}",
             ],
@@ -293,29 +314,62 @@ def test_serve_answers_every_page_with_a_fatal_error_and_recovers(
         "return np.zeros((T, T), dtype=bool)",
     )
     assert claim != good
+    failed = r"The build failed; every page shows why"
     try:
         _wait_for(log, r"Serving on", 1, proc)
         assert "Module 3" in _fetch(base + "module-3/")
-        for n, (broken, says) in enumerate(
+        # 1. fatal errors: every page shows each, the next save is read
+        for n, (broken, says, gone) in enumerate(
             [
-                (good + "\ndef broken(:\n", "SyntaxError"),
-                (claim, "causal.first_row_on_itself"),
+                (good + "\ndef broken(:\n", "SyntaxError", None),
+                (claim, "causal.first_row_on_itself", "SyntaxError"),
             ],
             1,
         ):
             core.write_text(broken, encoding="utf-8")
-            _wait_for(log, r"The build failed; every page shows why", n, proc)
+            _wait_for(log, failed, n, proc)
             for page in ("module-3/", "", "no-such-page/"):
                 text = _fetch(base + page)
                 assert "The build failed" in text and says in text, (page, text[:2000])
-            core.write_text(good, encoding="utf-8")
-            deadline = time.monotonic() + 600
-            while "The build failed" in _fetch(base + "module-3/"):
-                assert time.monotonic() < deadline and proc.poll() is None, (
-                    log.read_text()
-                )
-                time.sleep(0.5)
-            assert "Module 3" in _fetch(base + "module-3/")
+                assert gone is None or gone not in text, (page, text[:2000])
+        # the false claim's report (tests/test_site.py's strict build of it before, one build
+        # fewer): its value, the first row the broken mask lets through (the wired head's
+        # unmasked row, by PyTorch), and its page
+        said = log.read_text(encoding="utf-8").split(failed)[2]
+        report = said.split("  - causal.first_row_on_itself: ")[1].split("\n  - ")[0]
+        m = re.search(r"measured: \[([^\]]*)\]", report)
+        assert m, report
+        shown = [float(x) for x in m.group(1).split(",")]
+        assert np.allclose(
+            shown, wired(("the", "river", "bank"))[3][0], rtol=0, atol=1e-12
+        )
+        assert "stated on: docs/module-3.md" in report, report
+        core.write_text(good, encoding="utf-8")
+        deadline = time.monotonic() + 600
+        while "The build failed" in _fetch(base + "module-3/"):
+            assert time.monotonic() < deadline and proc.poll() is None, log.read_text()
+            time.sleep(0.5)
+        assert "Module 3" in _fetch(base + "module-3/")
+        # 2. a snippet that exits and an unknown value: logged at every failed rebuild
+        start = len(log.read_text(encoding="utf-8"))
+        # one write of one page with both breaks (its snippet was there from the start, on no
+        # page): one rebuild sees both
+        page = project_copy / "docs" / "module-1.md"
+        page.write_text(
+            page.read_text(encoding="utf-8")
+            + '\n```python exec="1" id="m1-exit"\n--8<-- "faults/m1-exit.py"\n```\n'
+            + "\n{{ nope.value }}\n",
+            encoding="utf-8",
+        )
+        for n in (1, 2):
+            if n == 2:  # the same edit again
+                page.write_text(page.read_text() + "\n", encoding="utf-8")
+            _wait_for(log, failed, 2 + n, proc)
+            text = log.read_text(encoding="utf-8")[start:]
+            assert len(re.findall(r"docs/module-1\.md: .*'m1-exit'", text)) == n
+            assert text.count("SystemExit(3)") >= n
+            unknown = re.findall(r"(?:ERROR|WARNING).*nope\.value", text)
+            assert len(unknown) == n, text[-3000:]
         assert proc.poll() is None, "mkdocs serve ended"
     finally:
         proc.terminate()
@@ -341,44 +395,6 @@ def _wait_for(log: Path, pattern: str, count: int, proc: subprocess.Popen) -> No
             )
         time.sleep(0.5)
     raise AssertionError(f"no {count} x {pattern!r} in the log:\n{text[-3000:]}")
-
-
-@pytest.mark.site
-def test_serve_stays_up_and_shows_every_error_every_time(project_copy, tmp_path):
-    """A snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
-    per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!". Now every
-    failed rebuild logs its error (hooks/serve.py)."""
-    log = tmp_path / "serve.log"
-    port = _free_port()
-    cmd = [sys.executable, "-m", "mkdocs", "serve", "--strict"]
-    with open(log, "w", encoding="utf-8") as out:
-        proc = subprocess.Popen(
-            [*cmd, "--dev-addr", f"127.0.0.1:{port}"],
-            cwd=project_copy,
-            env=project_env(project_copy),
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    try:
-        _wait_for(log, r"Serving on", 1, proc)
-        add_fences(
-            project_copy, "module-1.md", {"m1-exit": "import sys\nsys.exit(3)\n"}
-        )
-        page = project_copy / "docs" / "module-3.md"
-        page.write_text(page.read_text() + "\n{{ nope.value }}\n", encoding="utf-8")
-        for n in (1, 2):
-            if n == 2:  # the same edit again
-                page.write_text(page.read_text() + "\n", encoding="utf-8")
-            _wait_for(log, r"The build failed; every page shows why", n, proc)
-            text = log.read_text(encoding="utf-8")
-            assert len(re.findall(r"docs/module-1\.md: .*'m1-exit'", text)) == n
-            assert text.count("SystemExit(3)") >= n
-            unknown = re.findall(r"(?:ERROR|WARNING).*nope\.value", text)
-            assert len(unknown) == n, text[-3000:]
-        assert proc.poll() is None, "mkdocs serve ended"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=60)
 
 
 # ---------------------------------------------------------------- 2. bounded input
@@ -673,14 +689,30 @@ def test_a_good_build_shows_no_traceback_and_no_machine_path(built_site):
 
 # ---------------------------------------------------------------- 5. serve that lasts
 
-CACHES = """
+RELOAD = """
 import json, sys
+from pathlib import Path
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
-for _ in range(2):
-    cfg = load_config(sys.argv[1], site_dir=sys.argv[2], strict=True)
+
+project, out = Path(sys.argv[1]), sys.argv[2]
+def once():
+    cfg = load_config(str(project / "mkdocs.yml"), site_dir=out, strict=False)  # as serve
     cfg.plugins.on_startup(command="serve", dirty=False)
     build(cfg, serve_url="http://127.0.0.1:8000/")
+    return (Path(out) / "module-3" / "index.html").read_text(encoding="utf-8")
+
+first = once()
+chapter = project / "src" / "attention_workshop" / "chapters" / "module_3.py"
+edited = chapter.read_text().replace("against PyTorch\\"", "against PyTorch, after an edit\\"")
+chapter.write_text(edited)
+snippet = project / "snippets" / "module-3" / "log_order.py"
+snippet.write_text(snippet.read_text() + "print('A line added to the snippet while serving.')\\n")
+second = once()
+print("FIRST-HAS-EDIT" if "after an edit" in first else "FIRST-CLEAN")
+print("SECOND-HAS-EDIT" if "after an edit" in second else "SECOND-STALE")
+print("SECOND-HAS-SNIPPET" if "A line added to the snippet" in second else "SECOND-SNIPPET-STALE")
+print("SECOND-SAYS-CAPTURES-STALE" if "make captures" in second else "SECOND-SILENT")
 from griffe._internal.extensions import dataclasses as griffe_dataclasses
 from markdown_exec._internal import rendering
 from markdown_exec._internal.formatters import python as fences
@@ -696,18 +728,33 @@ print(json.dumps({
 
 
 @pytest.mark.site
-def test_upstream_caches_are_empty_after_a_build(tmp_path):
-    """Each kept every page of every earlier build alive: ~5 MB per ``mkdocs serve`` rebuild."""
+def test_a_rebuild_in_the_same_process_sees_every_edit_and_keeps_no_old_page(
+    project_copy, tmp_path
+):
+    """What ``mkdocs serve`` does on a change: rebuild in the same process. Two builds, checked
+    twice (issue 20 point 7: two tests of two builds each before):
+
+    - no stale numbers: an edit to the package and to a snippet between the builds shows in the
+      second, which also says captures/ is stale;
+    - the upstream caches are empty after the second build: each kept every page of every
+      earlier build alive, ~5 MB per ``mkdocs serve`` rebuild (hooks/serve.py clears them)."""
     proc = subprocess.run(
-        [sys.executable, "-c", CACHES, str(ROOT / "mkdocs.yml"), str(tmp_path / "out")],
-        cwd=ROOT,
-        env=project_env(ROOT),
+        [sys.executable, "-c", RELOAD, str(project_copy), str(tmp_path / "out")],
+        cwd=project_copy,
+        env=project_env(project_copy),
         capture_output=True,
         text=True,
         timeout=900,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    sizes = json.loads(proc.stdout.splitlines()[-1])
+    said = proc.stdout.splitlines()
+    assert said[-5:-1] == [
+        "FIRST-CLEAN",
+        "SECOND-HAS-EDIT",
+        "SECOND-HAS-SNIPPET",
+        "SECOND-SAYS-CAPTURES-STALE",
+    ], proc.stdout[-3000:]
+    sizes = json.loads(said[-1])
     assert sizes == dict.fromkeys(sizes, 0)
 
 
