@@ -184,31 +184,6 @@ def test_every_weight_is_gguf_s_own_dequantization(raw) -> None:
     assert not np.array_equal(model.weights["blk.0.ffn_up.weight"][0], changed)
 
 
-def test_the_quick_reader_reads_what_gguf_s_reader_reads() -> None:
-    """``read_gguf``'s reader: every field (parts, types, contents) and tensor as ``GGUFReader``'s."""
-    from attention_workshop.causal.gguf_read import _reader
-
-    ref, ours = gguf.GGUFReader(model_file()), _reader(model_file())
-    assert list(ours.fields) == list(ref.fields)
-    for key, a in ref.fields.items():
-        b = ours.fields[key]
-        assert (b.offset, b.types, b.data) == (a.offset, a.types, a.data), key
-        assert [(p.dtype, p.shape) for p in b.parts] == [
-            (p.dtype, p.shape) for p in a.parts
-        ], key
-        assert all(np.array_equal(p, q) for p, q in zip(b.parts, a.parts)), key
-        assert b.contents() == a.contents(), key
-    assert [t.name for t in ours.tensors] == [t.name for t in ref.tensors]
-    for a, b in zip(ref.tensors, ours.tensors):
-        assert (b.tensor_type, b.data_offset, b.n_bytes) == (
-            a.tensor_type,
-            a.data_offset,
-            a.n_bytes,
-        ), a.name
-        assert b.data.dtype == a.data.dtype and np.array_equal(b.data, a.data), a.name
-    assert len(ours.fields["tokenizer.ggml.tokens"].data) == 49152
-
-
 # ---------------------------------------------------------------- the metadata
 
 

@@ -10,7 +10,7 @@ import html
 
 from attention_workshop.chapters import causal_heads as ch
 from attention_workshop.experiment import fmt
-from attention_workshop.experiment.figures import dark_name
+from attention_workshop.experiment.figures import dark_name, open_full_size
 
 from .causal_page import (
     DIR,
@@ -39,15 +39,16 @@ __all__ = [
 
 
 def figure(path: str, alt: str, caption: str) -> str:
-    """A generated figure in the reader's colour scheme, with its text alternative and its SVG
-    and CSV downloads (loaded lazily)."""
+    """A generated figure in the reader's colour scheme, with its text alternative, a link that
+    opens it full size (its text is too small on a phone) and its SVG and CSV downloads (loaded
+    lazily)."""
     csv = path.removesuffix(".svg") + ".csv"
     alt = html.escape(alt)
     return (
         f'<figure class="workshop-figure">\n'
         f'<img src="{path}#only-light" alt="{alt}" loading="lazy">\n'
         f'<img src="{dark_name(path)}#only-dark" alt="{alt}" loading="lazy">\n'
-        f'<figcaption>{caption} <a href="{path}" download>Download SVG</a> · '
+        f'<figcaption>{caption} {open_full_size(path)} · <a href="{path}" download>Download SVG</a> · '
         f'<a href="{csv}" download>numbers as CSV</a></figcaption>\n'
         f"</figure>\n"
     )

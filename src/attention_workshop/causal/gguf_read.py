@@ -14,7 +14,6 @@ kernel; :func:`unpermute_rotary` puts them back in Hugging Face's order.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,80 +163,11 @@ def read_gguf(path: Path, dtype: DTypeLike = np.float32) -> GGUFContents:
 
 
 def _reader(path: Path) -> GGUFReader:
-    """:class:`gguf.GGUFReader` on ``path``, with its two slow paths made quick.
+    """:class:`gguf.GGUFReader` on ``path``, as gguf ships it (its public API; a quicker reader
+    would mean overriding its private methods, which the project does not do)."""
+    from gguf import GGUFReader
 
-    The reader slices its ``np.memmap`` a few times per string, and this file's vocabulary
-    and merges hold about 100 000 strings; each slice of a memmap costs NumPy a subclass's
-    bookkeeping, and each string a few NumPy calls, about 2 s in all. Here the slices are
-    of a plain array over the same mapped bytes, and an array of strings is walked with
-    Python's ``int.from_bytes``: the same fields, parts and tensors, in a small part of the time.
-    """
-    from gguf import GGUFReader, GGUFValueType
-
-    class _PlainReader(GGUFReader):
-        def _get(
-            self,
-            offset: int,
-            dtype: DTypeLike,
-            count: int = 1,
-            override_order: Any = None,
-        ) -> NDArray[Any]:
-            dt, count = np.dtype(dtype), int(count)
-            arr = self._plain()[offset : offset + dt.itemsize * count].view(dt)[:count]
-            order = self.byte_order if override_order is None else override_order
-            return arr.view(arr.dtype.newbyteorder(order))
-
-        def _plain(self) -> NDArray[np.uint8]:
-            plain = self.__dict__.get("_plain_bytes")
-            if plain is None:  # the first read: the memory map, seen as a plain array
-                plain = self.__dict__["_plain_bytes"] = self.data.view(np.ndarray)
-            return plain
-
-        def _get_field_parts(
-            self, orig_offs: int, raw_type: int
-        ) -> tuple[int, list[NDArray[Any]], list[int], list[Any]]:
-            if raw_type != GGUFValueType.ARRAY or self.byte_order != "I":
-                return super()._get_field_parts(orig_offs, raw_type)
-            raw_itype = self._get(orig_offs, np.uint32)
-            alen = self._get(orig_offs + 4, np.uint64)
-            item, n_items = GGUFValueType(int(raw_itype[0])), int(alen[0])
-            scalar = self.gguf_scalar_to_np.get(item)
-            if n_items == 0 or (scalar is None and item != GGUFValueType.STRING):
-                return super()._get_field_parts(orig_offs, raw_type)
-            plain, offs = self._plain(), orig_offs + 12
-            if scalar is not None:  # an array of numbers: one part of one number each
-                values = plain[offs : offs + np.dtype(scalar).itemsize * n_items]
-                values = values.view(np.dtype(scalar))
-                parts = [raw_itype, alen, *(values[i : i + 1] for i in range(n_items))]
-                size = offs + values.nbytes - orig_offs
-                return (
-                    size,
-                    parts,
-                    list(range(2, len(parts))),
-                    [GGUFValueType.ARRAY, item],
-                )
-            # an array of strings: each a uint64 length, then its bytes (the file's byte order
-            # is the machine's, "I")
-            u64 = np.dtype(np.uint64)
-            buf = memoryview(plain.data)  # the bytes, for int.from_bytes
-            parts = [raw_itype, alen]
-            for _ in range(n_items):
-                n = int.from_bytes(buf[offs : offs + 8], sys.byteorder)
-                parts += (
-                    plain[offs : offs + 8].view(u64),
-                    plain[offs + 8 : offs + 8 + n],
-                )
-                offs += 8 + n
-            # the strings' bytes are parts 3, 5, 7, ...: the base reader's indices
-            idxs = list(range(3, len(parts), 2))
-            return (
-                offs - orig_offs,
-                parts,
-                idxs,
-                [GGUFValueType.ARRAY, GGUFValueType.STRING],
-            )
-
-    return _PlainReader(path)
+    return GGUFReader(path)
 
 
 def _config(reader: GGUFReader) -> Config:

@@ -129,6 +129,21 @@ def _cells(weights: np.ndarray) -> str:
     )
 
 
+def _thumb(att: np.ndarray, label: str, x: int, y: int, size: int, ink: str) -> str:
+    """One head's thumbnail in :func:`grid_svg` at ``(x, y)``, its label's lines under it."""
+    T = att.shape[0]
+    return (
+        f'<g transform="translate({x} {y}) scale({size / T:.6g})">'
+        f'<rect class="cell-bg" width="{T}" height="{T}"/>'
+        f"{_cells(att)}</g>"
+        + "".join(
+            f'<text {ink} x="{x + size / 2:g}" y="{y + size + 13 * (k + 1)}" '
+            f'font-size="11" text-anchor="middle">{escape(line)}</text>'
+            for k, line in enumerate(label.split("\n"))
+        )
+    )
+
+
 def grid_svg(
     attentions: np.ndarray,
     labels: Sequence[Sequence[str]],
@@ -149,7 +164,7 @@ def grid_svg(
         size: a thumbnail's side, in pixels.
         key: lines printed under the grid (what the labels mean).
     """
-    L, H, T, _ = attentions.shape
+    L, H = attentions.shape[:2]
     lines = max(label.count("\n") + 1 for row in labels for label in row)
     gap, left, top, below = 10, 64, 52, 6 + 13 * lines
     width = left + H * (size + gap)
@@ -171,16 +186,7 @@ def grid_svg(
         )
         for h in range(H):
             x = left + h * (size + gap)
-            out.append(
-                f'<g transform="translate({x} {y}) scale({size / T:.6g})">'
-                f'<rect class="cell-bg" width="{T}" height="{T}"/>'
-                f"{_cells(attentions[layer, h])}</g>"
-                + "".join(
-                    f'<text {ink} x="{x + size / 2:g}" y="{y + size + 13 * (k + 1)}" '
-                    f'font-size="11" text-anchor="middle">{escape(line)}</text>'
-                    for k, line in enumerate(labels[layer][h].split("\n"))
-                )
-            )
+            out.append(_thumb(attentions[layer, h], labels[layer][h], x, y, size, ink))
     for k, line in enumerate(key):
         out.append(
             f'<text {muted} x="8" y="{grid_bottom + 18 * k + 12}" font-size="12">'
