@@ -11,6 +11,7 @@ own geometry (:func:`.overlaps.check_svg`: no renderer, so each box is estimated
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
@@ -166,13 +167,20 @@ def grid_svg(
     """
     L, H = attentions.shape[:2]
     lines = max(label.count("\n") + 1 for row in labels for label in row)
-    gap, left, top, below = 10, 64, 52, 6 + 13 * lines
+    gap, left, below = 10, 64, 6 + 13 * lines
     width = left + H * (size + gap)
+    # a long title (a reader's own sentence) wraps to the grid's width: 0.6 em a character is
+    # wider than the average of any sans-serif font, so a line never runs past the edge
+    title_lines = textwrap.wrap(title, max(20, int((width - 16) / (0.6 * 15)))) or [""]
+    top = 52 + 20 * (len(title_lines) - 1)
     grid_bottom = top + L * (size + below + gap)
     height = grid_bottom + 18 * len(key) + (8 if key else 0)
     out = _open(width, height, title, desc, p)
     ink, muted = _fill(p.fg), _fill(p.muted)
-    out.append(f'<text {ink} x="8" y="20" font-size="15">{escape(title)}</text>')
+    for k, line in enumerate(title_lines):
+        out.append(
+            f'<text {ink} x="8" y="{20 + 20 * k}" font-size="15">{escape(line)}</text>'
+        )
     for h in range(H):
         x = left + h * (size + gap) + size / 2
         out.append(
