@@ -45,13 +45,23 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         for f in files
         if f.src_uri.startswith(folder) and f.src_uri.endswith(".svg")
     }
-    downloads.configure(config.site_url or "", diagrams)
+    real_heads = {
+        f.src_uri: f.content_string
+        for f in files
+        if f.src_uri.startswith(f"{common.pages().GENERATED}/real-heads/")
+        and f.src_uri.endswith(".svg")
+    }
+    downloads.configure(config.site_url or "", diagrams, real_heads)
     try:
         made = downloads.files()
     except (RuntimeError, ValueError) as err:
         raise PluginError(f"attention_workshop: the take-home files: {err}") from err
     for path, data in made.items():
         files.append(File.generated(config, path, content=data))
+    for page, message in downloads.FAILED:
+        common.problem(
+            f"docs/{page}.md: its notebook did not run: {message}", page=f"{page}.md"
+        )
     return files
 
 
