@@ -10,7 +10,7 @@ its ``_repr_*_`` methods, so no cell needs the site or IPython imported:
 - a quote of results.log: :class:`Text`, its lines numbered as in the log (``text/plain``);
 - a function's source: :class:`Markdown`, a Python code block.
 
-How a snippet becomes a cell is the site's rule (``workshop_site.notebooks.code``): the same
+How a snippet becomes a cell is the site's rule (``workshop_site.notebook_code.code``): the same
 code, its imports of the page-writing modules pointed here, its last ``print`` its value.
 
 Everything here is computed by the wheel: :func:`results` is the experiment's run, the Real
