@@ -2,7 +2,9 @@
 
 - ``generated/take-home/`` (the package's wheel, the locks and pins, ``reproduce.sh`` and ``reproduce.ps1``,
   and a zip of them with results.log) and ``generated/notebooks/<page>.ipynb`` become files of the site; the
-  notebooks attach the D2 diagrams this build drew (so this hook runs after hooks/diagrams.py).
+  notebooks attach the D2 diagrams this build drew and show the Real heads figures it wrote (so this hook
+  runs after hooks/diagrams.py and hooks/experiment.py). A notebook whose cells fail to run is a problem
+  of its page.
 - Each notebook's page gets a download button under its title.
 - The Source page must show every module the experiment imports, each exactly as its file is:
   one missing or stale fails the build, naming it.
