@@ -2,7 +2,9 @@
 
 - ``generated/take-home/`` (the package's wheel, the locks and pins, ``reproduce.sh`` and ``reproduce.ps1``,
   and a zip of them with results.log) and ``generated/notebooks/<page>.ipynb`` become files of the site; the
-  notebooks attach the D2 diagrams this build drew (so this hook runs after hooks/diagrams.py).
+  notebooks attach the D2 diagrams this build drew and show the Real heads figures it wrote (so this hook
+  runs after hooks/diagrams.py and hooks/experiment.py). A notebook whose cells fail to run is a problem
+  of its page.
 - Each notebook's page gets a download button under its title.
 - The Source page must show every module the experiment imports, each exactly as its file is:
   one missing or stale fails the build, naming it.
@@ -45,13 +47,23 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         for f in files
         if f.src_uri.startswith(folder) and f.src_uri.endswith(".svg")
     }
-    downloads.configure(config.site_url or "", diagrams)
+    real_heads = {
+        f.src_uri: f.content_string
+        for f in files
+        if f.src_uri.startswith(f"{common.pages().GENERATED}/real-heads/")
+        and f.src_uri.endswith(".svg")
+    }
+    downloads.configure(config.site_url or "", diagrams, real_heads)
     try:
         made = downloads.files()
     except (RuntimeError, ValueError) as err:
         raise PluginError(f"attention_workshop: the take-home files: {err}") from err
     for path, data in made.items():
         files.append(File.generated(config, path, content=data))
+    for page, message in downloads.FAILED:
+        common.problem(
+            f"docs/{page}.md: its notebook did not run: {message}", page=f"{page}.md"
+        )
     return files
 
 

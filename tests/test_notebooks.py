@@ -1,9 +1,9 @@
 """workshop_site/notebooks.py, and every notebook of the built site run on a fresh kernel against its page.
 
-The unit tests feed small pages with hand-written expectations. The site test executes each
-notebook the build wrote with nbclient (a new kernel per notebook) and requires every code
-cell's output, rendered by the site's own Markdown settings, to be what the built page shows,
-in the page's order.
+The unit tests feed small pages with hand-written expectations. The site tests execute each
+notebook the build wrote with nbclient (a new kernel per notebook, its saved outputs cleared) and
+require the outputs the build saved, and every figure, table and quote to be what the built page
+shows, in the page's order; no cell imports the site's build.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from workshop_site import notebooks
+from attention_workshop.experiment import notebook as shown
+from workshop_site import notebook_code, notebooks
 
 from .conftest import ROOT
 
@@ -163,99 +164,259 @@ def visible(fragment: str) -> str:
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
 
 
-def first_mismatch(page_text: str, cells, render) -> str | None:
-    """None if every code cell's output, rendered, is on the page in cell order; else what is not."""
-    at = 0
+def _svg_file(site: Path, src: str) -> str:
+    """A figure the page shows, by its ``src`` (``../generated/words.svg#only-light``)."""
+    return (site / src.split("#")[0].removeprefix("../")).read_text(encoding="utf-8")
+
+
+def page_figures(doc: str) -> list[str]:
+    """The light drawings a built page shows from its snippets, in order (the D2 diagrams are
+    the prose's, attached to its Markdown cells)."""
+    return [
+        src
+        for src in re.findall(r'<img\b[^>]*?\bsrc="([^"]+#only-light)"', doc)
+        if "/diagrams/" not in src
+    ]
+
+
+def _unwhite(svg: str) -> str:
+    return svg.replace(shown.WHITE, "", 1)
+
+
+def first_mismatch(page_text: str, figures: list[str], site: Path, cells, render):
+    """None if every code cell's outputs are what the page shows, in the page's order; else what is not.
+
+    A figure is the SVG file the page shows next (light colours, on the notebook's white ground);
+    a table or code (``text/markdown``), rendered as the site renders Markdown, is the page's
+    next text; a results.log quote (``text/plain`` alone) is the page's code block of those lines;
+    a practice cell's printout (``stream``) is its ``result`` block.
+    """
+    at, figure = 0, 0
     code = [c for c in cells if c.cell_type == "code"]
     if not code:
         return "no code cell"
     for cell in code:
         fence = cell.metadata["workshop"]
-        errors = [o for o in cell.outputs if o.output_type == "error"]
-        if errors:
-            return f"{fence['id']}: {errors[0].ename}: {errors[0].evalue}"
-        out = "".join(
-            o.text
-            for o in cell.outputs
-            if o.output_type == "stream" and o.name == "stdout"
-        )
-        if not out.strip():
-            if fence.get("source"):
-                # the page shows this fence's code, and its code prints nothing (a definition)
+        if fence["id"].endswith("-install"):
+            if cell.outputs:
+                return f"{fence['id']}: the install cell showed something"
+            continue
+        if not cell.outputs and not fence.get("source"):
+            return f"{fence['id']}: the cell showed nothing"
+        for out in cell.outputs:
+            if out.output_type == "error":
+                return f"{fence['id']}: {out.ename}: {out.evalue}"
+            data = out.get("data", {})
+            if "image/svg+xml" in data:
+                if figure >= len(figures):
+                    return f"{fence['id']}: a figure the page does not show"
+                if _unwhite(data["image/svg+xml"]) != _svg_file(site, figures[figure]):
+                    return (
+                        f"{fence['id']}: its figure is not the page's {figures[figure]}"
+                    )
+                figure += 1
                 continue
-            return f"{fence['id']}: the cell printed nothing"
-        if fence.get("result"):
-            out = f"```{fence['result']}\n{out}\n```"
-        shown = visible(out if fence.get("html") else render(out))
-        found = page_text.find(shown, at)
-        if found < 0:
-            return f"{fence['id']}: its output is not what the page shows after the cell before:\n{shown[:500]}"
-        at = found + len(shown)
+            if "text/markdown" in data:
+                text = visible(render(data["text/markdown"]))
+            elif out.output_type == "stream":
+                if not fence.get("result"):
+                    return f"{fence['id']}: it printed {out.text[:200]!r}, not what the page shows"
+                text = visible(render(f"```{fence['result']}\n{out.text}\n```"))
+            else:  # a quote of results.log: its lines, without the numbers before them
+                lines = [
+                    re.sub(r"^\s*\d+  ", "", ln)
+                    for ln in data["text/plain"].split("\n")
+                ]
+                text = " ".join(" ".join(lines).split())
+            found = page_text.find(text, at)
+            if found < 0:
+                return (
+                    f"{fence['id']}: its output is not what the page shows after the cell "
+                    f"before:\n{text[:500]}"
+                )
+            at = found + len(text)
+    if figure != len(figures):
+        return f"the page shows {len(figures)} figures, the notebook {figure}"
     return None
 
 
-def test_the_comparison_fails_on_a_different_output_or_order():
+def test_the_comparison_fails_on_a_different_output_or_order(tmp_path):
     from nbformat import v4
 
-    def cell(i, text):
+    (tmp_path / "a.svg").write_text("<svg>a</svg>")
+
+    def cell(i, **data):
         c = v4.new_code_cell("", id=f"c{i}")
         c.metadata = {"workshop": {"id": f"c{i}"}}
-        c.outputs = [v4.new_output("stream", name="stdout", text=text)]
+        c.outputs = [v4.new_output("display_data", data=data)] if data else []
         return c
 
     render = _render()
-    page = visible(
-        render("| a | b |\n|--|--|\n| 1 | 2 |\n") + "<p>prose</p>" + render("**0.25**")
+    table = "| a | b |\n|--|--|\n| 1 | 2 |\n"
+    page = visible(render(table) + "<p>prose</p>" + render("**0.25**"))
+
+    def check(*cells, figures=("a.svg",)):
+        return first_mismatch(page, list(figures), tmp_path, cells, render)
+
+    md = "text/markdown"
+    good = (
+        cell(1, **{md: table}),
+        cell(2, **{"image/svg+xml": "<svg>a</svg>"}),
+        cell(3, **{md: "**0.25**"}),
     )
-    assert (
-        first_mismatch(
-            page,
-            [cell(1, "| a | b |\n|--|--|\n| 1 | 2 |\n"), cell(2, "**0.25**\n")],
-            render,
-        )
-        is None
-    )
-    assert "c2: its output" in first_mismatch(
-        page,
-        [cell(1, "| a | b |\n|--|--|\n| 1 | 2 |\n"), cell(2, "**0.26**\n")],
-        render,
-    )
-    assert "c1: its output" in first_mismatch(
-        page,
-        [cell(2, "**0.25**\n"), cell(1, "| a | b |\n|--|--|\n| 1 | 2 |\n")],
-        render,
-    )
-    assert "printed nothing" in first_mismatch(page, [cell(1, "")], render)
+    assert check(*good) is None
+    assert "c3: its output" in check(*good[:2], cell(3, **{md: "**0.26**"}))
+    assert "c1: its output" in check(good[2], good[1], good[0])
+    other = cell(2, **{"image/svg+xml": "<svg>b</svg>"})
+    assert "not the page's" in check(good[0], other, good[2])
+    assert "2 figures, the notebook 1" in check(*good, figures=("a.svg", "a.svg"))
+    assert "showed nothing" in check(cell(9))
 
 
-def _run(path: Path, tmp_path: Path) -> dict:
+def _run(path: Path, tmp_path: Path):
+    """The notebook at ``path``, its outputs cleared, run on a fresh kernel."""
     import nbformat
     from nbclient import NotebookClient
 
     nb = nbformat.read(path, as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
     NotebookClient(
         nb,
         timeout=300,
         kernel_name="python3",
+        record_timing=False,
+        # a kernel sends what a cell prints in as many pieces as its buffer's timer cuts it
+        # into: joined, one stream per run of prints, as the build saves it
+        coalesce_streams=True,
         resources={"metadata": {"path": str(tmp_path)}},
     ).execute()
     return nb
 
 
+_FRESH: dict[str, object] = {}
+
+
+def fresh_run(built_site: Path, page: str, tmp_path: Path):
+    """A page's notebook as a fresh kernel runs it (once per test session)."""
+    if page not in _FRESH:
+        path = built_site / "generated" / "notebooks" / f"{page}.ipynb"
+        _FRESH[page] = _run(path, tmp_path)
+    return _FRESH[page]
+
+
+def _shipped(built_site: Path, page: str) -> dict:
+    path = built_site / "generated" / "notebooks" / f"{page}.ipynb"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 @pytest.mark.site
 @pytest.mark.parametrize("page", notebooks.PAGES)
-def test_every_notebook_runs_on_a_fresh_kernel_and_shows_what_its_page_shows(
+def test_every_notebook_is_shipped_with_the_outputs_of_a_fresh_kernel(
     built_site, tmp_path, page
 ):
+    """What the build saved (computed in its own process, notebook_run.py) is what a kernel gives.
+
+    Compared exactly: every code cell's outputs and execution count. Not compared: the
+    notebook's ``language_info``, which a kernel fills in with its Python's version (the
+    shipped notebook names the language alone).
+    """
+    import nbformat
+
     path = built_site / "generated" / "notebooks" / f"{page}.ipynb"
-    nb = _run(path, tmp_path)
-    page_text = visible(
-        (built_site / page / "index.html")
-        .read_text(encoding="utf-8")
-        .split("<article", 1)[1]
+    saved = nbformat.read(path, as_version=4)
+    ran = fresh_run(built_site, page, tmp_path)
+    code = [(a, b) for a, b in zip(saved.cells, ran.cells) if a.cell_type == "code"]
+    assert any(a.outputs for a, _ in code), f"{page}: no output is saved"
+    for a, b in code:
+        assert a.execution_count == b.execution_count, f"{page} {a.id}: its number"
+        assert a.outputs == b.outputs, (
+            f"{page} {a.id}: saved outputs, not a fresh run's"
+        )
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("page", notebooks.PAGES)
+def test_every_notebook_shows_what_its_page_shows(built_site, tmp_path, page):
+    doc = (built_site / page / "index.html").read_text(encoding="utf-8")
+    article = doc.split("<article", 1)[1]
+    nb = fresh_run(built_site, page, tmp_path)
+    figures = page_figures(article)
+    mismatch = first_mismatch(
+        visible(article), figures, built_site, nb.cells, _render()
     )
-    mismatch = first_mismatch(page_text, nb.cells, _render())
     assert mismatch is None, f"{page} {mismatch}"
+
+
+def _source_as_text(output: dict) -> bool:
+    """Whether an output shows the page's Markdown or HTML as text (a figure's tag, a table's rows)."""
+    data = output.get("data", {})
+    text = "".join(output.get("text", "")) + (
+        "".join(data.get("text/plain", "")) if set(data) == {"text/plain"} else ""
+    )
+    return bool(re.search(r"<figure|<img|<div|^\|.*\|$", text, re.M))
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("page", notebooks.PAGES)
+def test_figures_are_images_and_tables_are_tables_not_their_source(built_site, page):
+    """Every figure the page shows is an image/svg+xml output; the tables are text/markdown
+    outputs that render as tables; no output is the page's Markdown or HTML as text."""
+    nb = _shipped(built_site, page)
+    doc = (built_site / page / "index.html").read_text(encoding="utf-8")
+    article = doc.split("<article", 1)[1]
+    outputs = [o for c in nb["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+    svgs = [o for o in outputs if "image/svg+xml" in o.get("data", {})]
+    assert len(svgs) == len(page_figures(article)) > 0, f"{page}: figures as images"
+    markdown = ["".join(o.get("data", {}).get("text/markdown", "")) for o in outputs]
+    render = _render()
+    tables = [t for t in markdown if "<table>" in render(t)]
+    prose = "\n\n".join(
+        "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+    )
+    # the page's tables: those of its prose, in the notebook's Markdown cells, and its snippets'
+    on_page = article.count("<table>") - render(prose).count("<table>")
+    assert len(tables) == on_page, f"{page}: {on_page} tables, {len(tables)} as tables"
+    shown_as_source = [o for o in outputs if _source_as_text(o)]
+    assert not shown_as_source, (
+        f"{page}: the page's source as text: {shown_as_source[0]}"
+    )
+
+
+@pytest.mark.site
+def test_no_notebook_cell_imports_the_site_build_or_mkdocs(built_site):
+    for page in notebooks.PAGES:
+        for cell in _shipped(built_site, page)["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            found = notebook_code.imports("".join(cell["source"]))
+            site = {m for m in found if m.split(".")[0] in notebook_code.SITE_ONLY}
+            assert not site, f"{page} {cell['id']} imports {site}"
+
+
+@pytest.mark.site
+def test_the_install_cell_comes_first_and_names_the_site_s_take_home_files(built_site):
+    """Built without SITE_URL, the install cell names the unzipped take-home folder and says
+    how to get it (no URL that cannot work); every file it installs is in the take-home zip."""
+    import zipfile
+
+    home = built_site / "generated" / "take-home"
+    with zipfile.ZipFile(home / "attention-workshop-take-home.zip") as z:
+        zipped = {n.removeprefix("attention-workshop/") for n in z.namelist()}
+    for page in notebooks.PAGES:
+        first = next(
+            c for c in _shipped(built_site, page)["cells"] if c["cell_type"] == "code"
+        )
+        src = "".join(first["source"])
+        assert first["metadata"]["workshop"]["id"] == f"{page}-install", page
+        assert 'FILES = "attention-workshop/"' in src, page
+        assert "attention-workshop-take-home.zip" in src, page
+        urls = re.findall(r"https?://[^\s\"]+", src)
+        assert urls == ["https://download.pytorch.org/whl/cpu"], page
+        named = set(re.findall(r'FILES \+ "([^"]+)"', src))
+        assert named and named <= zipped, f"{page}: {named - zipped} not in the zip"
+        assert ("requirements-model.lock" in named) == (page == "real-heads"), page
 
 
 @pytest.mark.site

@@ -1,4 +1,4 @@
 # The toy vocabulary, straight from the package's table.
-from workshop_site.tables import vocab_table
+from attention_workshop.experiment.md_tables import vocab_table
 
 print(vocab_table())

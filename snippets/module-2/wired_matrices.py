@@ -1,4 +1,4 @@
 # The wired head's two matrices, as the package defines them.
-from workshop_site.tables import wired_matrices_table
+from attention_workshop.experiment.md_tables import wired_matrices_table
 
 print(wired_matrices_table())

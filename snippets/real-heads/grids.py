@@ -1,4 +1,5 @@
 # Every sentence's 72 heads as a picture, with the table of their classes (no JavaScript needed).
-from attention_workshop.experiment.real_heads_md import static_grids
+from attention_workshop.experiment.real_heads_md import grid_parts
 
-print(static_grids())
+for part in grid_parts():
+    print(part)

@@ -1,4 +1,4 @@
 # The chapter's inputs, from the package: one row of Q, K and V per word.
-from workshop_site.tables import inputs_table
+from attention_workshop.experiment.md_tables import inputs_table
 
 print(inputs_table())

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from attention_workshop.experiment import notebook as shown
 from attention_workshop.experiment.figures import dark_name
 
-from . import notebooks, reproduce, takehome
+from . import notebook_code, notebook_run, notebooks, reproduce, takehome
 from .pages import GENERATED, results
 from .render import md_table
 
@@ -49,19 +50,30 @@ _HEADER = _SNIPPETS / "notebooks" / "header.md"
 
 @dataclass
 class _Site:
-    """mkdocs.yml's site_url (the notebooks link there) and this build's D2 diagrams (they attach them)."""
+    """mkdocs.yml's site_url (the notebooks link there), this build's D2 diagrams (they attach
+    them) and the Real heads page's files (their cells show its figures)."""
 
     url: str = ""
     diagrams: dict[str, bytes] = field(default_factory=dict)
+    real_heads: dict[str, str] = field(default_factory=dict)
 
 
 _SITE = _Site()
+#: The notebooks whose cells failed to run in this build, as (page, message): each ships without
+#: outputs, and hooks/takehome.py reports it as a problem of its page (the strict build fails
+#: after the page's own checks have named the snippet).
+FAILED: list[tuple[str, str]] = []
 
 
-def configure(site_url: str, diagrams: dict[str, bytes]) -> None:
-    """The site's address and the D2 diagrams' SVGs (by name), which notebooks link to and attach."""
+def configure(
+    site_url: str, diagrams: dict[str, bytes], real_heads: dict[str, str]
+) -> None:
+    """The site's address, the D2 diagrams' SVGs (by name), which notebooks link to and attach,
+    and the Real heads page's files (by path in the site), whose figures its notebook shows."""
     _SITE.url = site_url
     _SITE.diagrams = dict(diagrams)
+    _SITE.real_heads = dict(real_heads)
+    FAILED.clear()
     _files.cache_clear()
 
 
@@ -81,8 +93,24 @@ def _title(page: str) -> str:
     return _page_title((_DOCS / f"{page}.md").read_text(encoding="utf-8"))
 
 
-def _notebook(page: str, values: dict[str, str]) -> bytes:
-    """One page as a notebook: a line on where it comes from, then the page's cells."""
+def _install(page: str, wheel: str, torch: str) -> notebooks.Cell:
+    """The notebook's first code cell: what its cells need, from this site's take-home files."""
+    files = f"{_SITE.url.rstrip('/')}/{TAKE_HOME}/" if _SITE.url else ""
+    code = notebook_code.install_cell(
+        files,
+        wheel,
+        torch,
+        takehome.LOCK_NAME,
+        takehome.PINS_NAME,
+        takehome.MODEL_LOCK_NAME if page == "real-heads" else None,
+    )
+    return notebooks.Cell("code", code, {"id": f"{page}-install"})
+
+
+def _notebook(page: str, values: dict[str, str], wheel: str, torch: str) -> bytes:
+    """One page as a notebook: a line on where it comes from, the install cell, then the page's
+    cells, each snippet made a cell of the reader's wheel (:func:`.notebook_code.code`), run
+    here with its outputs saved (:mod:`.notebook_run`)."""
     markdown = notebooks.fill(
         (_DOCS / f"{page}.md").read_text(encoding="utf-8"), values, page
     )
@@ -97,10 +125,28 @@ def _notebook(page: str, values: dict[str, str]) -> bytes:
     )
     header, _ = notebooks.links(header, _SITE.url, page, {})
     cells = notebooks.cells(markdown, _SNIPPETS, _SITE.url, page, _SITE.diagrams)
-    # the page's title first, then where the notebook comes from
+    # the page's title first, then where the notebook comes from, then what it needs
     first, *rest = cells
-    head = notebooks.Cell("markdown", header.strip())
-    return notebooks.notebook(page, [first, head, *rest]).encode()
+    page_cells = [
+        first,
+        notebooks.Cell("markdown", header.strip()),
+        _install(page, wheel, torch),
+        *(
+            c
+            if c.kind == "markdown"
+            else notebooks.Cell(
+                "code", notebook_code.code(c.text, c.options), c.options
+            )
+            for c in rest
+            if c.options.get("id") not in notebook_code.PAGE_ONLY_FENCES
+        ),
+    ]
+    try:
+        outputs = notebook_run.run([c.text for c in page_cells if c.kind == "code"])
+    except notebook_run.CellError as err:
+        FAILED.append((page, str(err)))
+        return notebooks.notebook(page, page_cells).encode()
+    return notebooks.notebook(page, page_cells, outputs).encode()
 
 
 def _zip(members: dict[str, bytes]) -> bytes:
@@ -141,8 +187,10 @@ def _files() -> dict[str, bytes]:
     out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
     out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
     values = context()
+    # the cells show this build's run and figures, computed once (not again for the notebooks)
+    shown.reuse(results(), _SITE.real_heads)
     for page in notebooks.PAGES:
-        out[notebook_path(page)] = _notebook(page, values)
+        out[notebook_path(page)] = _notebook(page, values, wheel_name, torch)
     return out
 
 

@@ -5,8 +5,9 @@ build) into Markdown cells and code cells: every ``python exec="1"`` fence becom
 cell holding the snippet it includes, exactly as the page runs it. What only MkDocs reads
 becomes what Jupyter reads: a collapsible ``???`` block becomes ``<details>``, a ``!!!`` note a
 quote, a diagram an attached SVG, a link to another page the site's URL of that page.
-:func:`notebook` writes the cells as notebook JSON with :mod:`nbformat` (stable cell ids,
-no outputs: a reader runs them).
+:func:`notebook` writes the cells as notebook JSON with :mod:`nbformat` (stable cell ids), with
+the outputs the build made for them (:mod:`.notebook_run`). The site ships each notebook's code
+cells made to run on the reader's wheel alone (:mod:`.notebook_code`), after an install cell.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ import json
 import posixpath
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 __all__ = ["PAGES", "Cell", "fill", "links", "cells", "notebook"]
 
@@ -255,18 +257,29 @@ def cells(
     return result
 
 
-def notebook(page: str, page_cells: list[Cell]) -> str:
-    """The notebook's JSON: cell ids ``<page>-<n>``, a Python 3 kernel, no outputs."""
+def notebook(
+    page: str,
+    page_cells: list[Cell],
+    outputs: Sequence[Sequence[Mapping[str, Any]]] | None = None,
+) -> str:
+    """The notebook's JSON: cell ids ``<page>-<n>``, a Python 3 kernel.
+
+    ``outputs`` (one list of nbformat output dicts per code cell, :mod:`.notebook_run`) are saved
+    with their cells, each code cell numbered as a kernel numbers it; without them, no outputs.
+    """
     return _notebook(
         page,
         tuple((c.kind, c.text, tuple(sorted(c.options.items()))) for c in page_cells),
+        None if outputs is None else json.dumps(outputs, sort_keys=True),
     )
 
 
 # made once per page's cells (mkdocs serve builds again at every save; nbformat validates)
 @functools.lru_cache(maxsize=16)
 def _notebook(
-    page: str, page_cells: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...]
+    page: str,
+    page_cells: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...],
+    outputs: str | None,
 ) -> str:
     import nbformat
     from nbformat import v4
@@ -280,11 +293,17 @@ def _notebook(
         },
         "language_info": {"name": "python"},
     }
+    ran = iter(json.loads(outputs)) if outputs is not None else None
+    count = 0
     for n, (kind, text, options) in enumerate(page_cells, 1):
         cell_id = f"{page}-{n:02d}"
         if kind == "code":
             c = v4.new_code_cell(text, id=cell_id)
             c.metadata = {"workshop": dict(options)}
+            if ran is not None:
+                count += 1
+                c.execution_count = count
+                c.outputs = [nbformat.from_dict(o) for o in next(ran)]
         else:
             c = v4.new_markdown_cell(text, id=cell_id)
             files = {

@@ -12,10 +12,9 @@ from itertools import pairwise
 from types import ModuleType
 from typing import Any
 
-import numpy as np
-
 from attention_workshop.experiment import fmt
 from attention_workshop.experiment.figures import dark_name, open_full_size
+from attention_workshop.experiment.md_tables import matrix_table, md_table
 from attention_workshop.toy import SENT_RIVER
 
 from .pages import GENERATED, LOG_PAGE, results
@@ -29,38 +28,6 @@ __all__ = [
     "figure",
     "python_source",
 ]
-
-
-def md_table(
-    header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None
-) -> str:
-    """A Markdown table; ``align`` is one letter per column (l, r, c), right-aligned numbers by default."""
-    align = align or "l" + "r" * (len(header) - 1)
-    marks = {"l": ":--", "r": "--:", "c": ":-:"}
-    lines = [
-        "| " + " | ".join(str(h) for h in header) + " |",
-        "|" + "|".join(marks[a] for a in align) + "|",
-    ]
-    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
-    return "\n".join(lines) + "\n"
-
-
-def matrix_table(
-    M: np.ndarray,
-    rows: Sequence[str],
-    cols: Sequence[str],
-    corner: str = "",
-    nd: int = 3,
-) -> str:
-    """A matrix as a Markdown table with labelled rows and columns (negative numbers with a true minus sign)."""
-    M = np.asarray(M)
-    return md_table(
-        [corner, *cols],
-        [
-            [f"**{r}**", *(fmt.minus(fmt.fixed(v, nd)) for v in row)]
-            for r, row in zip(rows, M)
-        ],
-    )
 
 
 def log_excerpt(key: str, sentence: Sequence[str] = SENT_RIVER) -> str:

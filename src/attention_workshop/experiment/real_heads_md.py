@@ -10,10 +10,11 @@ from __future__ import annotations
 import html
 
 from ..chapters import real_heads as rh
-from ..chapters.real_heads import Heads
+from ..chapters.real_heads import Head, Heads
 from . import fmt
 from .figures import dark_name, open_full_size
 from .real_heads_page import (
+    DIR,
     INDEX_PATH,
     class_label,
     facts,
@@ -30,8 +31,13 @@ __all__ = [
     "sentences_table",
     "counts_table",
     "class_table",
+    "grid_caption",
+    "grid_parts",
     "static_grids",
+    "shown_head",
     "head_figure",
+    "BANK_FILE",
+    "bank_alt",
     "bank_figure",
     "bank_table",
     "it_table",
@@ -103,40 +109,56 @@ def _indent(text: str) -> str:
     return "\n".join(("    " + line).rstrip() for line in text.splitlines())
 
 
+def grid_caption(n: int) -> str:
+    """The caption of sentence ``n``'s grid (counted from 1)."""
+    f = facts()
+    return (
+        f"All {f.n_layer * f.n_head} heads on sentence {n}, each with its class and the "
+        "number that put it there."
+    )
+
+
+def grid_parts() -> list[str]:
+    """:func:`static_grids` in the pieces a snippet prints one by one: for each sentence its tab's
+    title, then (indented into the tab) its grid, its text and its table of classes."""
+    parts = []
+    for n, h in enumerate(facts().heads, 1):
+        fig = figure(grid_file(h.sentence.key), grid_desc(h), grid_caption(n))
+        parts += [
+            f'=== "{n} {h.sentence.key}"\n',
+            f"{_indent(fig)}\n",
+            f"    {html.escape(h.sentence.text)}\n",
+            f"{_indent(class_table(h))}\n",
+        ]
+    return parts
+
+
 def static_grids() -> str:
     """One tab per sentence: its grid as a picture and its table of classes (no JavaScript needed)."""
-    f = facts()
-    tabs = []
-    for n, h in enumerate(f.heads, 1):
-        fig = figure(
-            grid_file(h.sentence.key),
-            grid_desc(h),
-            f"All {f.n_layer * f.n_head} heads on sentence {n}, each with its class and the "
-            "number that put it there.",
-        )
-        tabs.append(
-            f'=== "{n} {h.sentence.key}"\n\n{_indent(fig)}\n\n'
-            f"    {html.escape(h.sentence.text)}\n\n{_indent(class_table(h))}\n"
-        )
-    return "\n".join(tabs)
+    return "\n".join(grid_parts())
 
 
-def head_figure(name: str, caption: str) -> str:
-    """One of the heads the page shows large (:func:`.real_heads_page.shown_heads`), by name."""
+def shown_head(name: str) -> tuple[str, Head]:
+    """One of the heads the page shows large (:func:`.real_heads_page.shown_heads`), by name:
+    ``(sentence key, head)``."""
     shown = shown_heads(facts())
     if name not in shown:
         raise ValueError(
             f"no head {name!r} is drawn large; there are: {', '.join(shown)}"
         )
-    key, head = shown[name]
+    return shown[name]
+
+
+def head_figure(name: str, caption: str) -> str:
+    """One of the heads the page shows large (:func:`shown_head`), by name."""
+    key, head = shown_head(name)
     return figure(head_file(key, head), head_desc(facts().sentence(key), head), caption)
 
 
-def bank_figure(caption: str) -> str:
-    """bank's cosine across the bank sentences, going in and after each layer."""
-    f = facts()
-    b = f.bank
-    alt = (
+def bank_alt() -> str:
+    """The bank figure's text alternative: every cosine it draws."""
+    b = facts().bank
+    return (
         "Line chart of bank's cosine, going in (layer 0) and after each layer. "
         "River bank against savings bank: "
         + ", ".join(fmt.fixed(x, 3) for x in b.senses)
@@ -148,7 +170,15 @@ def bank_figure(caption: str) -> str:
         + ", ".join(fmt.fixed(x, 3) for x in b.unrelated.max(axis=1))
         + "."
     )
-    return figure("generated/real-heads/bank-cosine.svg", alt, caption)
+
+
+#: The bank figure's file, a path inside the site.
+BANK_FILE = f"{DIR}/bank-cosine.svg"
+
+
+def bank_figure(caption: str) -> str:
+    """bank's cosine across the bank sentences, going in and after each layer."""
+    return figure(BANK_FILE, bank_alt(), caption)
 
 
 def bank_table() -> str:

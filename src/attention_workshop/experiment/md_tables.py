@@ -1,4 +1,8 @@
-"""The Markdown tables of Modules 0 to 2 and the step-by-step chapter, built from the package's data."""
+"""The Markdown tables of Modules 0 to 2 and the step-by-step chapter, built from the package's data.
+
+Plain text, no site: the site's pages print them (``snippets/``), and a notebook shows them as
+tables (:mod:`.notebook`).
+"""
 
 from __future__ import annotations
 
@@ -6,23 +10,15 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attention_workshop.chapters.module_0 import dot_terms
-from attention_workshop.chapters.module_1 import Simple
-from attention_workshop.experiment import fmt
-from attention_workshop.handcalc import K_CAT, Q_CAT, V_CAT, WORDS
-from attention_workshop.toy import (
-    AXES,
-    VOCAB,
-    W_K_WIRED,
-    W_Q_WIRED,
-    WIRED_CHANNELS,
-    embed,
-    lean,
-)
-
-from .render import md_table
+from ..chapters.module_0 import dot_terms
+from ..chapters.module_1 import Simple
+from ..handcalc import K_CAT, Q_CAT, V_CAT, WORDS
+from ..toy import AXES, VOCAB, W_K_WIRED, W_Q_WIRED, WIRED_CHANNELS, embed, lean
+from . import fmt
 
 __all__ = [
+    "md_table",
+    "matrix_table",
     "vocab_table",
     "sentence_table",
     "dot_table",
@@ -30,6 +26,38 @@ __all__ = [
     "bank_moves_table",
     "inputs_table",
 ]
+
+
+def md_table(
+    header: Sequence[str], rows: Sequence[Sequence[object]], align: str | None = None
+) -> str:
+    """A Markdown table; ``align`` is one letter per column (l, r, c), right-aligned numbers by default."""
+    align = align or "l" + "r" * (len(header) - 1)
+    marks = {"l": ":--", "r": "--:", "c": ":-:"}
+    lines = [
+        "| " + " | ".join(str(h) for h in header) + " |",
+        "|" + "|".join(marks[a] for a in align) + "|",
+    ]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def matrix_table(
+    M: np.ndarray,
+    rows: Sequence[str],
+    cols: Sequence[str],
+    corner: str = "",
+    nd: int = 3,
+) -> str:
+    """A matrix as a Markdown table with labelled rows and columns (negative numbers with a true minus sign)."""
+    M = np.asarray(M)
+    return md_table(
+        [corner, *cols],
+        [
+            [f"**{r}**", *(fmt.minus(fmt.fixed(v, nd)) for v in row)]
+            for r, row in zip(rows, M)
+        ],
+    )
 
 
 def vocab_table() -> str:

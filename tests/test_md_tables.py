@@ -1,5 +1,5 @@
-"""workshop_site/tables.py: the Markdown tables of Modules 0 to 2 and Step by step, against the vocabulary's tuples,
-seed 003's inputs and PyTorch."""
+"""attention_workshop/experiment/md_tables.py: the Markdown tables of Modules 0 to 2 and Step by step,
+against the vocabulary's tuples, seed 003's inputs and PyTorch."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import re
 import pytest
 
 from attention_workshop.chapters import module_1
+from attention_workshop.experiment import md_tables as tables
 from attention_workshop.toy import AXES, SENT_MONEY, SENT_RIVER, VOCAB
-from workshop_site import tables
 
 from .references import simple
 
