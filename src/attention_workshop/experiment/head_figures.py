@@ -145,6 +145,17 @@ def _thumb(att: np.ndarray, label: str, x: int, y: int, size: int, ink: str) -> 
     )
 
 
+def _title_lines(title: str, width: float, ink: str) -> list[str]:
+    """A figure's title as ``<text>`` lines, wrapped to ``width``: 0.6 em a character is wider
+    than the average of any sans-serif font, so a long title (a reader's own sentence) never
+    runs past the edge."""
+    lines = textwrap.wrap(title, max(20, int((width - 16) / (0.6 * 15)))) or [""]
+    return [
+        f'<text {ink} x="8" y="{20 + 20 * k}" font-size="15">{escape(line)}</text>'
+        for k, line in enumerate(lines)
+    ]
+
+
 def grid_svg(
     attentions: np.ndarray,
     labels: Sequence[Sequence[str]],
@@ -169,18 +180,12 @@ def grid_svg(
     lines = max(label.count("\n") + 1 for row in labels for label in row)
     gap, left, below = 10, 64, 6 + 13 * lines
     width = left + H * (size + gap)
-    # a long title (a reader's own sentence) wraps to the grid's width: 0.6 em a character is
-    # wider than the average of any sans-serif font, so a line never runs past the edge
-    title_lines = textwrap.wrap(title, max(20, int((width - 16) / (0.6 * 15)))) or [""]
-    top = 52 + 20 * (len(title_lines) - 1)
+    heading = _title_lines(title, width, _fill(p.fg))
+    top = 52 + 20 * (len(heading) - 1)
     grid_bottom = top + L * (size + below + gap)
     height = grid_bottom + 18 * len(key) + (8 if key else 0)
-    out = _open(width, height, title, desc, p)
     ink, muted = _fill(p.fg), _fill(p.muted)
-    for k, line in enumerate(title_lines):
-        out.append(
-            f'<text {ink} x="8" y="{20 + 20 * k}" font-size="15">{escape(line)}</text>'
-        )
+    out = _open(width, height, title, desc, p) + heading
     for h in range(H):
         x = left + h * (size + gap) + size / 2
         out.append(
@@ -195,13 +200,11 @@ def grid_svg(
         for h in range(H):
             x = left + h * (size + gap)
             out.append(_thumb(attentions[layer, h], labels[layer][h], x, y, size, ink))
-    for k, line in enumerate(key):
-        out.append(
-            f'<text {muted} x="8" y="{grid_bottom + 18 * k + 12}" font-size="12">'
-            f"{escape(line)}</text>"
-        )
-    out.append("</svg>")
-    return check_svg("\n".join(out) + "\n")
+    out += [
+        f'<text {muted} x="8" y="{grid_bottom + 18 * k + 12}" font-size="12">{escape(line)}</text>'
+        for k, line in enumerate(key)
+    ]
+    return check_svg("\n".join([*out, "</svg>"]) + "\n")
 
 
 def _rules(T: int) -> str:
