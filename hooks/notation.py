@@ -29,23 +29,35 @@ _INLINE_MATH = re.compile(
 )
 
 
-def _nav_files(nav: object) -> list[str]:
-    """The Markdown files of the navigation, in order."""
+def _nav_entries(nav: object, path: str = "") -> list[tuple[str, str]]:
+    """The navigation's Markdown files, in order, each with its entry (``Learn > Real heads``)."""
     if isinstance(nav, str):
-        return [nav] if nav.endswith(".md") else []
+        return [(path or nav, nav)] if nav.endswith(".md") else []
     if isinstance(nav, dict):
-        return [f for v in nav.values() for f in _nav_files(v)]
+        return [
+            e
+            for k, v in nav.items()
+            for e in _nav_entries(v, f"{path} > {k}" if path else str(k))
+        ]
     if isinstance(nav, list):
-        return [f for v in nav for f in _nav_files(v)]
+        return [e for v in nav for e in _nav_entries(v, path)]
     return []
 
 
 def on_pre_build(config: MkDocsConfig) -> None:
     docs = Path(config.docs_dir)
-    pages = [
-        (name, (docs / name).read_text(encoding="utf-8"))
-        for name in _nav_files(config.nav)
-    ]
+    entries = _nav_entries(config.nav)
+    missing = [(e, f) for e, f in entries if not (docs / f).is_file()]
+    # MkDocs would say so only after the build; the check below reads every page first
+    if missing:
+        raise PluginError(
+            "\n".join(
+                f"mkdocs.yml: the nav entry '{e}' names {f}, which is not a file of "
+                f"{docs.name}/ (create {docs.name}/{f}, or fix or remove the entry)"
+                for e, f in missing
+            )
+        )
+    pages = [(f, (docs / f).read_text(encoding="utf-8")) for _, f in entries]
     problems = common.notation().check(pages)
     if problems:
         raise PluginError(

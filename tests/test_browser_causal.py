@@ -19,6 +19,12 @@ pytestmark = pytest.mark.browser
 
 PAGE = "causal-heads/"
 APP = "#causal-explorer"
+MINUS = "\u2212"
+
+
+def _read(shown: list[str]) -> np.ndarray:
+    """Numbers as the page prints them (a true minus sign), read back."""
+    return np.array([float(x.replace(MINUS, "-")) for x in shown])
 
 
 def _row(page, n: int) -> list[str]:
@@ -78,13 +84,19 @@ def test_a_pick_shows_the_heads_numbers(browser, site_url, built_site):
         run = ch.facts().run("river")
         before, after, weights = (_row(page, n) for n in range(3))
         assert before == [
-            f"{x / 10:.1f}".replace("-0.0", "0.0") for x in data["scores"][29][8][2]
+            f"{x / 10:.1f}".replace("-0.0", "0.0").replace("-", MINUS)
+            for x in data["scores"][29][8][2]
         ]
         assert after[3:] == ["−∞"] * (len(run.tokens) - 3)
         shown = np.array([float(x) for x in weights])
         assert np.max(np.abs(shown - run.attentions[29, 8, 2])) <= 0.005 + 1e-9
-        scores = np.array([float(x) for x in before])
+        scores = _read(before)
         assert np.max(np.abs(scores - run.steps.scores[29, 8, 2])) <= 0.05 + 1e-5
+        flops = page.eval_on_selector_all(
+            f"{APP} .ca-shapes tbody tr",
+            "rs => rs.map(r => [r.cells[2].textContent, r.cells[4].textContent])",
+        )
+        assert flops[:-1] == [[f"{a:,}", f"{b:,}"] for a, b in data["flops"]]
         heat = page.eval_on_selector_all(f"{APP} .ca-heat tbody tr", "rs => rs.length")
         assert heat == len(run.tokens)
         assert (

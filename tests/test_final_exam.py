@@ -341,7 +341,16 @@ def test_order_pattern_names_every_outcome(rev, pattern):
 def test_gpt2_counts():
     assert QS["per-head"].answer == 3 * 768 * 64 == 147_456
     assert QS["per-head"].display == "147,456"
-    assert QS["cells"].answer == 1024 * 1024 and QS["cells"].display == "1,048,576"
+    # the divisor is the head's width, 64, not the row's 768: sqrt(64) = 8 (not about 27.7)
+    assert QS["divisor"].answer == 8 and QS["divisor"].display == "8"
+    assert (
+        "d_model = 768" in QS["divisor"].prompt and "d_k = 64" in QS["divisor"].prompt
+    )
+    assert "Hugging Face's GPT-2 calls it head_dim" in QS["divisor"].prompt
+    assert "head_size" not in QS["divisor"].prompt, (
+        "nanoGPT's and the package's name, not GPT-2's"
+    )
+    assert QS["divisor"].explanation.startswith("√d_k = √64 = 8: the width of the head")
 
 
 def test_attention_share_of_gpt2():
@@ -489,7 +498,7 @@ def _tie_at_the_top(mp):
 
 
 def _drop_a_computation(mp):
-    mp.delitem(final_exam_answers.WORK, "cells")
+    mp.delitem(final_exam_answers.WORK, "divisor")
     return RESULTS
 
 

@@ -174,6 +174,10 @@ def causal_cases() -> tuple[dict, dict[str, str]]:
     ]
     for r in f.runs:
         data = causal_page.steps_data(r, f)
+        T = len(r.tokens)
+        table = causal_page.ch.step_table(
+            T, f.d_model, f.n_head, f.n_kv_head, f.head_size
+        )
         files[causal_page.steps_file(r.sentence.key)] = causal_page._json(data)
         for layer, head, token in picks:
             token = token % len(r.tokens)
@@ -184,6 +188,8 @@ def causal_cases() -> tuple[dict, dict[str, str]]:
                     "view": causal_page.head_view(data, layer, head, token),
                     "weights": r.attentions[layer, head, token].tolist(),
                     "scores": r.steps.scores[layer, head, token].tolist(),
+                    # the page's table of the seven steps at real size, for this T
+                    "flops": [[s.smollm, s.gpt2] for s in table],
                 }
             )
     levels = [[w, causal_page.level(w)] for w in range(101)]

@@ -204,3 +204,36 @@ def test_real_heads_terms_are_in_the_table_with_their_page():
         row = next(r for r in table.splitlines() if r.startswith(f"| *{term}* |"))
         assert f"[Real heads](real-heads.md#{anchor})" in row, row
         assert divides in row, row
+
+
+def test_a_nav_entry_to_a_missing_page_is_one_clear_line(tmp_path):
+    """A small project with the notation hook alone (no site build): a strict build whose nav
+    names a page docs/ lacks fails with one line naming the entry and the file, no traceback."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: a small copy\n"
+        "nav:\n  - Home: index.md\n  - Learn:\n      - Temperature: temperature.md\n"
+        f"hooks:\n  - {ROOT / 'hooks' / 'notation.py'}\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+        timeout=120,
+    )
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out
+    assert "Traceback" not in out and "FileNotFoundError" not in out, out
+    said = [line for line in out.splitlines() if "temperature.md" in line]
+    assert said == [
+        "ERROR   -  mkdocs.yml: the nav entry 'Learn > Temperature' names temperature.md, "
+        "which is not a file of docs/ (create docs/temperature.md, or fix or remove the entry)"
+    ], out

@@ -1,7 +1,8 @@
 """workshop_site/page_weight.py: what the bench counts for a page is what a browser fetches for it.
 
-A small site made here, its bytes computed here with gzip; then the built site in Chromium: every
-file the browser fetches to show a page is among those counted.
+A small site made here, its bytes computed here with gzip; then the built site: every page under
+the budget, and in Chromium, every file the browser fetches to open each page among those
+counted, and no widget data counted that it does not fetch (data fetched on a pick is not).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ def site(tmp_path):
         "assets/lib.js": "export function f() {}",
         "assets/m.woff": "F" * 5000,
         "fig.svg": "<svg>" + "<rect/>" * 200 + "</svg>",
-        "data.json": '{"items": [{"src": "one.json"}]}',
+        "data.json": '{"items": [{"key": "one", "src": "one.json"}, '
+        '{"key": "two", "src": "two.json"}], "start": {"sentence": "one"}}',
         "one.json": '{"a": 1}',
+        "two.json": '{"b": 2}',
         "download.zip": "Z" * 9000,
     }
     for name, text in files.items():
@@ -62,6 +65,14 @@ def test_a_page_costs_its_html_and_what_it_makes_the_browser_fetch(site):
     assert "download.zip" not in w.parts
 
 
+def test_data_a_widget_fetches_only_on_a_pick_is_not_counted(site):
+    """two.json is fetched when the reader picks it: the page opens on one.json alone."""
+    assert "two.json" not in page_weight(site, site / "plain" / "index.html").parts
+    (site / "data.json").write_text('{"items": [{"key": "one", "src": "one.json"}]}')
+    parts = page_weight(site, site / "plain" / "index.html").parts
+    assert "data.json" in parts and "one.json" not in parts  # no start: opens on none
+
+
 def test_the_math_font_counts_only_where_a_formula_is(site):
     assert "assets/m.woff" not in page_weight(site, site / "plain" / "index.html").parts
     heaviest = site_weights(site)[0]
@@ -78,11 +89,40 @@ def test_a_widgets_data_counts_only_where_its_script_runs(site):
     assert "data.json" not in parts and "assets/app.js" not in parts
 
 
-@pytest.mark.browser
-@pytest.mark.parametrize(
-    "path", ["module-3/", "real-heads/", "final-exam/", "inside-the-model/", "print/"]
-)
-def test_every_file_chromium_fetches_is_counted(browser, site_url, built_site, path):
+def test_the_search_index_counts_on_the_404_page_too(site):
+    """Material fetches its search worker and index at load; on 404.html its base is "/"."""
+    (site / "search").mkdir()
+    (site / "search" / "search_index.json").write_text('{"docs": []}')
+    for name, base in (("404.html", "/"), ("plain/index.html", "..")):
+        config = f'{{"base": "{base}", "search": "{base.rstrip("/")}/assets/app.js"}}'
+        (site / name).write_text(
+            f'<html><head><script id="__config" type="application/json">{config}</script>'
+            '</head><body><a class="exam-data" href="data.json" hidden>answers</a></body></html>'
+        )
+        parts = page_weight(site, site / name).parts
+        assert "search/search_index.json" in parts and "assets/app.js" in parts, name
+        # the exam's answers are fetched when the reader asks for a grade, not at open
+        assert "data.json" not in parts, name
+
+
+@pytest.mark.site
+def test_every_page_of_the_site_is_under_budget(built_site):
+    """Every page (each index.html and 404.html), as it costs when it opens, before any pick."""
+    weights = site_weights(built_site)
+    assert len(weights) >= 18, [w.page for w in weights]
+    over = [
+        f"{w.page}: {w.total:,} bytes; largest: "
+        + ", ".join(
+            f"{k} {v:,}" for k, v in sorted(w.parts.items(), key=lambda kv: -kv[1])[:5]
+        )
+        for w in weights
+        if w.total > BUDGET
+    ]
+    assert not over, f"over the {BUDGET:,}-byte budget:\n" + "\n".join(over)
+
+
+def _fetched(browser, site_url: str, path: str) -> set[str]:
+    """The site's files Chromium fetches to open ``path``, cache cold, as site paths."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     fetched: list[str] = []
@@ -90,11 +130,27 @@ def test_every_file_chromium_fetches_is_counted(browser, site_url, built_site, p
     # a data widget fetches at load: wait for the network to settle
     page.goto(site_url + path, wait_until="networkidle")
     context.close()
-    counted = page_weight(built_site, built_site / path / "index.html").parts
-    names = {
+    return {
         (u.removeprefix(site_url).split("#")[0] or "index.html").removesuffix("/")
         for u in fetched
         if u.startswith(site_url)
     }
-    names = {n + "/index.html" if (built_site / n).is_dir() else n for n in names}
-    assert names - set(counted) == set(), f"{path}: fetched but not counted"
+
+
+@pytest.mark.browser
+def test_every_file_chromium_fetches_is_counted(browser, site_url, built_site):
+    """On every page: what Chromium fetches is counted, and every widget's data counted
+    (generated/*.json) is fetched when the page opens (none is only fetched on a pick)."""
+    problems = []
+    for w in site_weights(built_site):
+        path = w.page.removesuffix("index.html")
+        names = _fetched(browser, site_url, path)
+        names = {n + "/index.html" if (built_site / n).is_dir() else n for n in names}
+        if missed := names - set(w.parts):
+            problems.append(f"{w.page}: fetched but not counted: {sorted(missed)}")
+        data = {
+            n for n in w.parts if n.startswith("generated/") and n.endswith(".json")
+        }
+        if extra := data - names:
+            problems.append(f"{w.page}: counted but not fetched: {sorted(extra)}")
+    assert not problems, "\n".join(problems)

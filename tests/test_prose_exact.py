@@ -78,6 +78,8 @@ def test_the_exam_explanations_are_exact():
     assert "itself included" in explanation("wired")
     assert "slightly different order" not in explanation("torch")
     assert "RoPE" in explanation("order") and "Without a mask" in explanation("order")
+    assert "calls it head_dim" in explanation("divisor")
+    assert "the width of the head, not of the row" in explanation("divisor")
 
 
 #: Names that nanoGPT uses and GPT-2's own code (OpenAI's TensorFlow, Hugging Face's) does not.

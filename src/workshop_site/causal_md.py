@@ -144,14 +144,19 @@ def _scroll(table: str, label: str) -> str:
     return f'<div class="ca-scroll" tabindex="0" role="region" aria-label="{label}">{table}</div>'
 
 
+#: The explorer's shapes table's columns: the FLOPs are one layer's, as in :func:`steps_table`.
+SHAPES = ("step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs")
+
+
 def view_html(v: dict) -> str:
     """One head's view (:func:`.causal_page.head_view`) as HTML: the elements ``render`` of
     ``docs/assets/causal/causal.js`` makes."""
     e = html.escape
     shapes = (
-        '<table class="ca-shapes"><thead><tr><th scope="col">step</th><th scope="col">SmolLM2</th>'
-        '<th scope="col">GPT-2</th></tr></thead><tbody>'
-        + "".join(_row(s, [a, b]) for s, a, b in v["shapes"])
+        '<table class="ca-shapes"><thead><tr>'
+        + "".join(f'<th scope="col">{e(c)}</th>' for c in SHAPES)
+        + "</tr></thead><tbody>"
+        + "".join(_row(s, cells) for s, *cells in v["shapes"])
         + "</tbody></table>"
     )
     row = (

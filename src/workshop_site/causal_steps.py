@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from attention_workshop.chapters.causal_heads import CausalHeads, Run
+from attention_workshop.chapters.causal_heads import CausalHeads, Run, step_table
 from attention_workshop.experiment import fmt
 from attention_workshop.gpt2 import GPT2
 
@@ -18,8 +18,11 @@ __all__ = ["steps_data", "LEVELS", "level", "head_view"]
 def steps_data(run: Run, f: CausalHeads) -> dict[str, Any]:
     """What the explorer shows of one sentence, rounded as it shows it: the scores before the
     mask in tenths (``(L, H, T, T)``), the weights in hundredths (row ``i`` keeps its ``i + 1``
-    visible weights), each weighted sum's length in tenths (``(L, H, T)``), and both models' sizes."""
+    visible weights), each weighted sum's length in tenths (``(L, H, T)``), both models' sizes, and
+    each step's FLOPs in one layer of each model for the sentence's ``T`` (:func:`step_table`, as
+    the page's table of the seven steps at real size counts them)."""
     st, T = run.steps, len(run.tokens)
+    flops = step_table(T, f.d_model, f.n_head, f.n_kv_head, f.head_size)
     weights = np.rint(run.attentions * 100).astype(int)  # (L, H, T, T)
     return {
         "key": run.sentence.key,
@@ -43,6 +46,7 @@ def steps_data(run: Run, f: CausalHeads) -> dict[str, Any]:
             for layer in weights.tolist()
         ],
         "sizes": np.rint(st.sizes * 10).astype(int).tolist(),
+        "flops": [[s.smollm, s.gpt2] for s in flops],  # (7, 2): SmolLM2, GPT-2
     }
 
 
@@ -56,19 +60,15 @@ def level(hundredths: int) -> int:
 
 
 def _tenths(x: int) -> str:
-    return fmt.fixed(x / 10, 1)
+    """Tenths as the page prints them: ``−1.7`` with a true minus sign."""
+    return fmt.minus(fmt.fixed(x / 10, 1))
 
 
-def head_view(
-    data: dict[str, Any], layer: int, head: int, token: int
-) -> dict[str, Any]:
-    """What the explorer shows of one head (counted from 0) and one token's row, from
-    :func:`steps_data`'s JSON: the same object ``headView`` of ``model.js`` returns."""
+def _shapes(data: dict[str, Any], head: int, T: int) -> list[list[str]]:
+    """The shapes table: each step, then SmolLM2's shape and FLOPs, GPT-2's shape and FLOPs; last,
+    one layer's FLOPs in all."""
     m, g = data["model"], data["gpt2"]
-    tokens, T = data["tokens"], len(data["tokens"])
     hs, group = m["head_size"], m["n_head"] // m["n_kv_head"]
-    scores = data["scores"][layer][head]  # (T, T), tenths
-    weights = data["weights"][layer][head]  # row i: i + 1 hundredths
     t = f"({T}, {hs})"
     shapes = [
         [
@@ -91,9 +91,27 @@ def head_view(
             f"{g['n_head']} heads: ({T}, {g['n_head'] * g['head_size']}) → ({T}, {g['d_model']})",
         ],
     ]
+    flops = data["flops"]  # (7, 2): each step's FLOPs in one layer, SmolLM2 then GPT-2
+    rows = [
+        [step, ours, fmt.count(f[0]), theirs, fmt.count(f[1])]
+        for (step, ours, theirs), f in zip(shapes, flops)
+    ]
+    total = [fmt.count(sum(f[n] for f in flops)) for n in (0, 1)]
+    rows.append(["one layer", "", total[0], "", total[1]])
+    return rows
+
+
+def head_view(
+    data: dict[str, Any], layer: int, head: int, token: int
+) -> dict[str, Any]:
+    """What the explorer shows of one head (counted from 0) and one token's row, from
+    :func:`steps_data`'s JSON: the same object ``headView`` of ``model.js`` returns."""
+    tokens, T = data["tokens"], len(data["tokens"])
+    scores = data["scores"][layer][head]  # (T, T), tenths
+    weights = data["weights"][layer][head]  # row i: i + 1 hundredths
     return {
         "title": f"Layer {layer + 1}, head {head + 1}, row of token {token + 1} ({tokens[token]})",
-        "shapes": shapes,
+        "shapes": _shapes(data, head, T),
         "tokens": tokens,
         "before": [_tenths(x) for x in scores[token]],
         "after": [
@@ -101,7 +119,7 @@ def head_view(
         ],
         "weights": [fmt.fixed(w / 100, 2) for w in weights[token]]
         + ["0"] * (T - token - 1),
-        "width": hs,
+        "width": data["model"]["head_size"],
         "size": _tenths(data["sizes"][layer][head][token]),
         "heat": [[[fmt.fixed(w / 100, 2), level(w)] for w in row] for row in weights],
     }

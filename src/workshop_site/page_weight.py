@@ -3,12 +3,15 @@
 A page costs its HTML and everything the HTML makes the browser fetch: stylesheets, scripts
 (and their ES imports), images (lazy ones too: a reader scrolls), ``<object>``/``<iframe>``
 documents, Material's search worker and search index (its script fetches both at load), a
-widget's data (``data-src``, and the files it names, where a module script runs the widget),
-and the fonts its stylesheets declare (the math font only on a page with ``<math>``). Text
-(HTML, CSS, JS, SVG, JSON, XML) counts gzip-compressed (level 6), as GitHub Pages serves it;
-fonts and images count as they are. Links a reader may follow (downloads, other pages) are
-not counted. ``tests/test_page_weight.py`` checks that this counts at least every file
-Chromium fetches; ``make bench`` prints every page against :data:`BUDGET`.
+widget's data (``data-src``, where a module script runs the widget, and of the files that data
+names, the one the widget opens on: see :func:`_opened`), and the fonts its stylesheets declare
+(the math font only on a page with ``<math>``). Text (HTML, CSS, JS, SVG, JSON, XML) counts
+gzip-compressed (level 6), as GitHub Pages serves it; fonts and images count as they are. Links
+a reader may follow (downloads, other pages) and data a widget fetches only when the reader picks
+something (another sentence) are not counted: the budget is what the page costs when it opens.
+``tests/test_page_weight.py`` checks that this counts every file Chromium fetches on every page,
+and no widget data it does not fetch, and that every page of the site is under :data:`BUDGET`;
+``make bench`` prints every page against it.
 """
 
 from __future__ import annotations
@@ -85,10 +88,8 @@ class _Fetches(HTMLParser):
         if self._config:
             config = json.loads(data)
             if config.get("search"):
-                self.urls += [
-                    config["search"],
-                    f"{config.get('base', '.')}/search/search_index.json",
-                ]
+                base = config.get("base", ".").rstrip("/")  # "/" on the 404 page
+                self.urls += [config["search"], f"{base}/search/search_index.json"]
             self._config = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
@@ -106,18 +107,17 @@ class _Fetches(HTMLParser):
                 self.urls.append(a["src"] or "")
         elif tag == "object" and a.get("data"):
             self.urls.append(a["data"] or "")
-        # a widget's data (data-src, the exam's data link): fetched by the page's module script
+        # a widget's data (data-src): fetched by the page's module script when the page opens
+        # (the exam's answers, a.exam-data, are fetched only when the reader asks for a grade)
         if a.get("data-src"):
             self.data.append(a["data-src"] or "")
-        if tag == "a" and "exam-data" in (a.get("class") or "").split():
-            self.data.append(a.get("href") or "")
         if tag == "script" and a.get("type") == "module" and a.get("src"):
             self.widget = True
 
 
 def _follow(site: Path, path: Path, math: bool, seen: dict[str, int]) -> None:
     """What a fetched file fetches in turn: a stylesheet's imports and fonts, a script's ES
-    imports, the files a widget's data names (``"src"``: counted all, as a reader may pick each)."""
+    imports, the file a widget's data opens on (:func:`_opened`)."""
     if path.suffix == ".css":
         _css(site, path, math, seen)
         return
@@ -126,7 +126,7 @@ def _follow(site: Path, path: Path, math: bool, seen: dict[str, int]) -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         urls = [m.group(1) for m in _JS_IMPORT.finditer(text)]
     elif path.suffix == ".json":
-        urls = re.findall(r'"src"\s*:\s*"([^"]+)"', path.read_text(encoding="utf-8"))
+        urls = _opened(json.loads(path.read_text(encoding="utf-8")))
     else:
         return
     for url in urls:
@@ -134,6 +134,25 @@ def _follow(site: Path, path: Path, math: bool, seen: dict[str, int]) -> None:
         if target is not None and target.relative_to(site).as_posix() not in seen:
             seen[target.relative_to(site).as_posix()] = transferred(target)
             _follow(site, target, math, seen)
+
+
+def _opened(data: object) -> list[str]:
+    """Of the files a widget's data names, the one its script fetches when the page opens.
+
+    The data lists its files as entries with a ``"key"`` and a ``"src"`` (Real heads' sentences);
+    the script shows the entry its ``"start"`` names (``{"sentence": key}``) at once and fetches
+    any other only when the reader picks it. Data without a ``"start"`` opens on none.
+    """
+    if not isinstance(data, dict) or not isinstance(data.get("start"), dict):
+        return []
+    key = data["start"].get("sentence")
+    return [
+        e["src"]
+        for v in data.values()
+        if isinstance(v, list)
+        for e in v
+        if isinstance(e, dict) and e.get("key") == key and isinstance(e.get("src"), str)
+    ]
 
 
 def _local(site: Path, base: str, url: str) -> Path | None:

@@ -22,11 +22,14 @@ function h(tag, attrs = {}, children = []) {
 const row = (head, cells, cls) =>
   h("tr", {}, [h("th", { scope: "row", text: head }), ...cells.map((c) => h("td", cls ? { class: cls } : {}, [c]))]);
 
+/** The shapes table's columns (workshop_site.causal_md.SHAPES). */
+const SHAPES = ["step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs"];
+
 /** The view as HTML: the same elements as workshop_site.causal_md.view_html. */
 export function render(v) {
   const shapes = h("table", { class: "ca-shapes" }, [
-    h("thead", {}, [h("tr", {}, ["step", "SmolLM2", "GPT-2"].map((t) => h("th", { scope: "col", text: t })))]),
-    h("tbody", {}, v.shapes.map(([s, a, b]) => row(s, [a, b]))),
+    h("thead", {}, [h("tr", {}, SHAPES.map((t) => h("th", { scope: "col", text: t })))]),
+    h("tbody", {}, v.shapes.map(([s, ...cells]) => row(s, cells))),
   ]);
   const rowTable = h("table", { class: "ca-row" }, [
     h("thead", {}, [h("tr", {}, [h("th", { scope: "col", text: "token" }), ...v.tokens.map((t) => h("th", { scope: "col", text: t }))])]),

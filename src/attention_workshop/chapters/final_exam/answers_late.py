@@ -4,6 +4,7 @@ how every question of ``questions.toml`` is worked out, by its id.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -190,10 +191,15 @@ def _quadratic(run: Run) -> Worked:
     )
 
 
-def _cells(run: Run) -> Worked:
-    T = GPT2.n_ctx
-    n = attention_flops(T)["score_cells"]
-    return Worked(float(n), {"T": T, "n": n})
+def _divisor(run: Run) -> Worked:
+    d = math.sqrt(GPT2.head_size)
+    values = {
+        "n_embd": GPT2.n_embd,
+        "n_head": GPT2.n_head,
+        "head_size": GPT2.head_size,
+        "d": d,
+    }
+    return Worked(d, values)
 
 
 # --------------------------------------------------------------------------- A causal model
@@ -268,7 +274,7 @@ WORK: dict[str, Callable[[Run], Worked]] = {
     "sat": _sat,
     "causal-off": _causal_off,  # step by step
     "quadratic": _quadratic,
-    "cells": _cells,  # inside the model
+    "divisor": _divisor,  # inside the model
     "induction": _induction,
     "gqa": _gqa,  # a causal model
 }
