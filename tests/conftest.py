@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,9 @@ os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
 #: The file each site build of the session adds a line to (hooks/publish.py): counted at the end.
 BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
+#: A build that renders at most this many Markdown pages is a small project's (:func:`only_pages`);
+#: any other build, whatever its project, counts as a full site build.
+SMALL = 3
 _BUILDS = pytest.StashKey[str]()
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -66,25 +70,39 @@ def pytest_configure(config):
         os.environ[BUILD_LOG] = config.stash[_BUILDS] = path
 
 
-def site_builds(path: str) -> list[dict[str, str]]:
-    """The builds a session started, one ``{"test": ..., "project": ...}`` per build."""
+def site_builds(path: str) -> list[dict]:
+    """The builds a session started, one ``{"test": ..., "project": ..., "pages": ...}`` per build
+    (``pages``: how many Markdown pages it renders)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def is_full(build: dict) -> bool:
+    """Whether a build counts as a full site build: any that renders more than :data:`SMALL`
+    pages (or does not say how many)."""
+    return not (isinstance(build.get("pages"), int) and build["pages"] <= SMALL)
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """``site builds: N`` at the end of the session, with the tests that started them."""
+    """``site builds: N (full), M (small project)`` at the end of the session, with the tests
+    that started them. Every build counts, in a subprocess or in the test's own process, each
+    ``mkdocs serve`` rebuild too: hooks/publish.py writes the line as the build's first step."""
     path = config.stash.get(_BUILDS, None)
     if path is None or not Path(path).is_file():
         return
     builds = site_builds(path)
-    by_test: dict[str, int] = {}
+    by_test: dict[str, list[int]] = {}
     for b in builds:
         test = b["test"].removesuffix(" (call)").removesuffix(" (setup)") or "(no test)"
-        by_test[test] = by_test.get(test, 0) + 1
-    terminalreporter.write_sep("-", f"site builds: {len(builds)}")
-    for test, n in sorted(by_test.items(), key=lambda kv: (-kv[1], kv[0])):
-        terminalreporter.write_line(f"{n:3d}  {test}")
+        by_test.setdefault(test, [0, 0])[0 if is_full(b) else 1] += 1
+    full = sum(map(is_full, builds))
+    terminalreporter.write_sep(
+        "-", f"site builds: {full} (full), {len(builds) - full} (small project)"
+    )
+    for test, (f, s) in sorted(
+        by_test.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0])
+    ):
+        terminalreporter.write_line(f"{f:3d} full {s:3d} small  {test}")
 
 
 def pytest_unconfigure(config):
@@ -229,6 +247,40 @@ def copy_project(dest: Path) -> Path:
     )
     shutil.copytree(ROOT, dest, ignore=ignore)
     return dest
+
+
+def only_pages(project: Path, *pages: str) -> Path:
+    """Make ``project`` (a copy) a small project: its build renders only ``pages`` (paths under
+    docs/), with the same hooks, plugins, overrides and mkdocs.yml settings.
+
+    Every other Markdown page is excluded with MkDocs' own ``exclude_docs`` (still on disk, so a
+    claim's sentence is still found on its page; a link or a nav entry to it is only logged at
+    INFO), and the hand-typed numbers allowed on those pages are dropped from the copy's
+    hooks/handtyped_numbers.toml (the build would say its site has no such page). For a test of
+    a mechanism (strictness, serve, a failed build, a rebuild) whose fault sits on these pages:
+    such a build counts as a small project's (see :data:`SMALL`), not a full one.
+    """
+    docs = project / "docs"
+    keep = set(pages)
+    assert 0 < len(keep) <= SMALL and all((docs / p).is_file() for p in keep), pages
+    others = sorted(
+        p.relative_to(docs).as_posix()
+        for p in docs.rglob("*.md")
+        if p.relative_to(docs).as_posix() not in keep
+    )
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "\nexclude_docs:" not in text
+    excluded = "".join(f"  /{p}\n" for p in others)
+    config.write_text(
+        f"{text.rstrip()}\n\n# tests/conftest.py only_pages(): a small project\nexclude_docs: |\n{excluded}",
+        encoding="utf-8",
+    )
+    allow = project / "hooks" / "handtyped_numbers.toml"
+    head, *entries = allow.read_text(encoding="utf-8").split("[[allow]]\n")
+    kept = [e for e in entries if re.match(r'page = "([^"]+)"', e)[1] in keep]
+    allow.write_text("[[allow]]\n".join([head, *kept]), encoding="utf-8")
+    return project
 
 
 @pytest.fixture(scope="session")
