@@ -79,6 +79,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             "project": str(Path(config.config_file_path).parent),
             "pages": len(rendered_pages(config)),
         }
+        # a build of a pytest session a test started (tests/conftest.py): that test too
+        if outer := os.environ.get("ATTENTION_WORKSHOP_OUTER_TEST"):
+            line["outer"] = outer
         with open(
             path, "a", encoding="utf-8"
         ) as log:  # one short line: an atomic append

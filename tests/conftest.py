@@ -42,6 +42,11 @@ os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
 #: The file each site build of the session adds a line to (hooks/publish.py): counted at the end.
 BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
+#: A strict build of this very tree that a test made before it started this session (the
+#: copy's ``make site`` in tests/test_contributing.py): :func:`built_site` is that site.
+SESSION_SITE = "ATTENTION_WORKSHOP_SESSION_SITE"
+#: The test of the outer session that started this session, if a test started it.
+OUTER_TEST = "ATTENTION_WORKSHOP_OUTER_TEST"
 #: A build that renders at most this many Markdown pages is a small project's (:func:`only_pages`);
 #: any other build, whatever its project, counts as a full site build.
 SMALL = 3
@@ -61,8 +66,13 @@ CHROMIUM_ARGS = [
 
 def pytest_configure(config):
     """The controller (or the only process) names the file every site build of the session adds
-    a line to (hooks/publish.py); the workers and every build they start inherit it."""
-    if not hasattr(config, "workerinput"):
+    a line to (hooks/publish.py); the workers and every build they start inherit it. A session
+    that a test starts (tests/test_contributing.py runs pytest in a copy) adds its builds to the
+    outer session's file, so they are counted too."""
+    if BUILD_LOG in os.environ and not hasattr(config, "workerinput"):
+        # the outer session's test, while this session's tests run (hooks/publish.py names it)
+        os.environ.setdefault(OUTER_TEST, os.environ.get("PYTEST_CURRENT_TEST", ""))
+    if not hasattr(config, "workerinput") and BUILD_LOG not in os.environ:
         fd, path = tempfile.mkstemp(
             prefix="attention-workshop-builds-", suffix=".jsonl"
         )
@@ -94,6 +104,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     by_test: dict[str, list[int]] = {}
     for b in builds:
         test = b["test"].removesuffix(" (call)").removesuffix(" (setup)") or "(no test)"
+        if b.get(
+            "outer"
+        ):  # a build of a session a test started: counted under that test
+            outer = b["outer"].removesuffix(" (call)").removesuffix(" (setup)")
+            test = f"{outer} (its pytest's {test})"
         by_test.setdefault(test, [0, 0])[0 if is_full(b) else 1] += 1
     full = sum(map(is_full, builds))
     terminalreporter.write_sep(
@@ -288,9 +303,15 @@ def built_site(tmp_path_factory, worker_id) -> Path:
     """The site, built once per test run with --strict into a temporary folder: the first
     pytest-xdist worker to ask builds it, under a file lock; the others wait and read it.
 
-    What the build printed is kept beside it, in ``build-output.txt``.
+    What the build printed is kept beside it, in ``build-output.txt``. In a session a test
+    started after building the same tree strictly (:data:`SESSION_SITE`), that build is the site.
     """
     import fcntl
+
+    if given := os.environ.get(SESSION_SITE):
+        site = Path(given)
+        assert (site / "index.html").is_file(), f"{SESSION_SITE}={given}: no site there"
+        return site
 
     root = tmp_path_factory.getbasetemp()
     if worker_id != "master":  # each worker's basetemp is a folder of the run's
