@@ -149,9 +149,11 @@ def _assert_same(cached: Path, fresh: Path, what: str) -> None:
 def _old_entries(dest: Path) -> Path:
     """A copy of the session's cache (every entry the session's build of the project read or
     stored; others' builds may add and prune entries meanwhile: each is written whole)."""
-    shutil.copytree(
-        os.environ["WORKSHOP_CACHE"], dest, ignore=shutil.ignore_patterns(".tmp-*")
+    session = Path(os.environ["WORKSHOP_CACHE"])
+    assert session.is_dir(), (
+        f"WORKSHOP_CACHE={session}: the session's cache is off or missing"
     )
+    shutil.copytree(session, dest, ignore=shutil.ignore_patterns(".tmp-*"))
     return dest
 
 
