@@ -78,7 +78,7 @@ lint: setup
 
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
 # -n 2: two pytest workers (pytest-xdist; the session site is built once for both, under a file
-# lock, and conftest prints how many site builds the run made);
+# lock, and conftest prints how many site builds the run made: full ones and small projects', apart);
 # --durations=30: CI's log shows where the time goes
 test: lint browser
 	$(PYTEST) -n 2 --durations=30

@@ -8,8 +8,10 @@
   step. ``make site`` (``workshop_site.publish``) and the tests' builds require it:
   a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
 - When ``ATTENTION_WORKSHOP_BUILD_LOG`` names a file, every build (each ``serve`` rebuild too)
-  adds a line to it as its first step, naming the test that started it: the suite counts its
-  builds (tests/conftest.py prints ``site builds: N``).
+  adds a line to it as its first step, naming the test that started it and how many Markdown
+  pages it renders (those of docs/ that ``exclude_docs`` leaves): the suite counts its full
+  builds and its small projects' apart (tests/conftest.py prints ``site builds: N (full), M
+  (small project)``).
 """
 
 from __future__ import annotations
@@ -61,11 +63,25 @@ def leaks(text: str, project: Path) -> list[str]:
     return found
 
 
+def rendered_pages(config: MkDocsConfig) -> list[str]:
+    """The Markdown pages of docs/ the build renders: all but those ``exclude_docs`` names."""
+    docs, excluded = Path(config.docs_dir), config.exclude_docs
+    names = (p.relative_to(docs).as_posix() for p in sorted(docs.rglob("*.md")))
+    return [n for n in names if excluded is None or not excluded.match_file(n)]
+
+
 @event_priority(1000)  # a build's first step: one that fails later is counted too
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if path := os.environ.get(BUILD_LOG):
         test = os.environ.get("PYTEST_CURRENT_TEST", "")
-        line = {"test": test, "project": str(Path(config.config_file_path).parent)}
+        line = {
+            "test": test,
+            "project": str(Path(config.config_file_path).parent),
+            "pages": len(rendered_pages(config)),
+        }
+        # a build of a pytest session a test started (tests/conftest.py): that test too
+        if outer := os.environ.get("ATTENTION_WORKSHOP_OUTER_TEST"):
+            line["outer"] = outer
         with open(
             path, "a", encoding="utf-8"
         ) as log:  # one short line: an atomic append

@@ -12,6 +12,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,6 +42,14 @@ os.environ.setdefault("WORKSHOP_CACHE", str(ROOT / ".cache" / "workshop"))
 
 #: The file each site build of the session adds a line to (hooks/publish.py): counted at the end.
 BUILD_LOG = "ATTENTION_WORKSHOP_BUILD_LOG"
+#: A strict build of this very tree that a test made before it started this session (the
+#: copy's ``make site`` in tests/test_contributing.py): :func:`built_site` is that site.
+SESSION_SITE = "ATTENTION_WORKSHOP_SESSION_SITE"
+#: The test of the outer session that started this session, if a test started it.
+OUTER_TEST = "ATTENTION_WORKSHOP_OUTER_TEST"
+#: A build that renders at most this many Markdown pages is a small project's (:func:`only_pages`);
+#: any other build, whatever its project, counts as a full site build.
+SMALL = 3
 _BUILDS = pytest.StashKey[str]()
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -57,8 +66,13 @@ CHROMIUM_ARGS = [
 
 def pytest_configure(config):
     """The controller (or the only process) names the file every site build of the session adds
-    a line to (hooks/publish.py); the workers and every build they start inherit it."""
-    if not hasattr(config, "workerinput"):
+    a line to (hooks/publish.py); the workers and every build they start inherit it. A session
+    that a test starts (tests/test_contributing.py runs pytest in a copy) adds its builds to the
+    outer session's file, so they are counted too."""
+    if BUILD_LOG in os.environ and not hasattr(config, "workerinput"):
+        # the outer session's test, while this session's tests run (hooks/publish.py names it)
+        os.environ.setdefault(OUTER_TEST, os.environ.get("PYTEST_CURRENT_TEST", ""))
+    if not hasattr(config, "workerinput") and BUILD_LOG not in os.environ:
         fd, path = tempfile.mkstemp(
             prefix="attention-workshop-builds-", suffix=".jsonl"
         )
@@ -66,25 +80,44 @@ def pytest_configure(config):
         os.environ[BUILD_LOG] = config.stash[_BUILDS] = path
 
 
-def site_builds(path: str) -> list[dict[str, str]]:
-    """The builds a session started, one ``{"test": ..., "project": ...}`` per build."""
+def site_builds(path: str) -> list[dict]:
+    """The builds a session started, one ``{"test": ..., "project": ..., "pages": ...}`` per build
+    (``pages``: how many Markdown pages it renders)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
+def is_full(build: dict) -> bool:
+    """Whether a build counts as a full site build: any that renders more than :data:`SMALL`
+    pages (or does not say how many)."""
+    return not (isinstance(build.get("pages"), int) and build["pages"] <= SMALL)
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """``site builds: N`` at the end of the session, with the tests that started them."""
+    """``site builds: N (full), M (small project)`` at the end of the session, with the tests
+    that started them. Every build counts, in a subprocess or in the test's own process, each
+    ``mkdocs serve`` rebuild too: hooks/publish.py writes the line as the build's first step."""
     path = config.stash.get(_BUILDS, None)
     if path is None or not Path(path).is_file():
         return
     builds = site_builds(path)
-    by_test: dict[str, int] = {}
+    by_test: dict[str, list[int]] = {}
     for b in builds:
         test = b["test"].removesuffix(" (call)").removesuffix(" (setup)") or "(no test)"
-        by_test[test] = by_test.get(test, 0) + 1
-    terminalreporter.write_sep("-", f"site builds: {len(builds)}")
-    for test, n in sorted(by_test.items(), key=lambda kv: (-kv[1], kv[0])):
-        terminalreporter.write_line(f"{n:3d}  {test}")
+        if b.get(
+            "outer"
+        ):  # a build of a session a test started: counted under that test
+            outer = b["outer"].removesuffix(" (call)").removesuffix(" (setup)")
+            test = f"{outer} (its pytest's {test})"
+        by_test.setdefault(test, [0, 0])[0 if is_full(b) else 1] += 1
+    full = sum(map(is_full, builds))
+    terminalreporter.write_sep(
+        "-", f"site builds: {full} (full), {len(builds) - full} (small project)"
+    )
+    for test, (f, s) in sorted(
+        by_test.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0])
+    ):
+        terminalreporter.write_line(f"{f:3d} full {s:3d} small  {test}")
 
 
 def pytest_unconfigure(config):
@@ -231,14 +264,54 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def only_pages(project: Path, *pages: str) -> Path:
+    """Make ``project`` (a copy) a small project: its build renders only ``pages`` (paths under
+    docs/), with the same hooks, plugins, overrides and mkdocs.yml settings.
+
+    Every other Markdown page is excluded with MkDocs' own ``exclude_docs`` (still on disk, so a
+    claim's sentence is still found on its page; a link or a nav entry to it is only logged at
+    INFO), and the hand-typed numbers allowed on those pages are dropped from the copy's
+    hooks/handtyped_numbers.toml (the build would say its site has no such page). For a test of
+    a mechanism (strictness, serve, a failed build, a rebuild) whose fault sits on these pages:
+    such a build counts as a small project's (see :data:`SMALL`), not a full one.
+    """
+    docs = project / "docs"
+    keep = set(pages)
+    assert 0 < len(keep) <= SMALL and all((docs / p).is_file() for p in keep), pages
+    others = sorted(
+        p.relative_to(docs).as_posix()
+        for p in docs.rglob("*.md")
+        if p.relative_to(docs).as_posix() not in keep
+    )
+    config = project / "mkdocs.yml"
+    text = config.read_text(encoding="utf-8")
+    assert "\nexclude_docs:" not in text
+    excluded = "".join(f"  /{p}\n" for p in others)
+    config.write_text(
+        f"{text.rstrip()}\n\n# tests/conftest.py only_pages(): a small project\nexclude_docs: |\n{excluded}",
+        encoding="utf-8",
+    )
+    allow = project / "hooks" / "handtyped_numbers.toml"
+    head, *entries = allow.read_text(encoding="utf-8").split("[[allow]]\n")
+    kept = [e for e in entries if re.match(r'page = "([^"]+)"', e)[1] in keep]
+    allow.write_text("[[allow]]\n".join([head, *kept]), encoding="utf-8")
+    return project
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory, worker_id) -> Path:
     """The site, built once per test run with --strict into a temporary folder: the first
     pytest-xdist worker to ask builds it, under a file lock; the others wait and read it.
 
-    What the build printed is kept beside it, in ``build-output.txt``.
+    What the build printed is kept beside it, in ``build-output.txt``. In a session a test
+    started after building the same tree strictly (:data:`SESSION_SITE`), that build is the site.
     """
     import fcntl
+
+    if given := os.environ.get(SESSION_SITE):
+        site = Path(given)
+        assert (site / "index.html").is_file(), f"{SESSION_SITE}={given}: no site there"
+        return site
 
     root = tmp_path_factory.getbasetemp()
     if worker_id != "master":  # each worker's basetemp is a folder of the run's

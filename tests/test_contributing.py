@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 import torch
 
-from .conftest import ROOT, copy_project
+from .conftest import ROOT, SESSION_SITE, copy_project
 
 GUIDE = ROOT / "CONTRIBUTING.md"
 
@@ -114,7 +114,9 @@ def make_commands(target: str) -> list[list[str]]:
 
 
 def commands(checks: list[Step]) -> list[list[str]]:
-    """Every command of the Check blocks, each once, pytest's merged into one run."""
+    """Every command of the Check blocks, each once, pytest's merged into one run, which comes
+    last: its tests read the site that ``make site`` built of the same tree (conftest's
+    ``built_site``, told by :data:`tests.conftest.SESSION_SITE`), not a second build of it."""
     seen: list[str] = []
     for step in checks:
         for line in step.text.splitlines():
@@ -127,21 +129,21 @@ def commands(checks: list[Step]) -> list[list[str]]:
         if words[:2] == ["make", "captures"] or words[:2] == ["make", "site"]:
             out += make_commands(words[1])
         elif words[:3] == [".venv/bin/python", "-m", "pytest"]:
-            if not tests:
-                out.append(tests)
             tests += [w for w in words[3:] if w not in tests]
         else:
             raise AssertionError(
                 f"CONTRIBUTING.md: a Check command this test cannot run: {line}"
             )
-    for cmd in out:
-        if cmd is tests:
-            cmd[:0] = [".venv/bin/python", "-m", "pytest", "-p", "no:cacheprovider"]
+    if tests:
+        out.append(
+            [".venv/bin/python", "-m", "pytest", "-p", "no:cacheprovider", *tests]
+        )
     return out
 
 
 def run(cmd: list[str], project: Path) -> str:
-    """One command in the copy, with the project's own package and this environment's tools."""
+    """One command in the copy, with the project's own package and this environment's tools
+    (pytest's sessions take the copy's ``make site`` output as their site)."""
     venv = str(Path(sys.executable).parent)
     cmd = [
         sys.executable if c == ".venv/bin/python" else c.replace(".venv/bin", venv)
@@ -154,6 +156,7 @@ def run(cmd: list[str], project: Path) -> str:
         "PYTHONHASHSEED": "0",
         "ATEN_CPU_CAPABILITY": "default",
         "SOURCE_DATE_EPOCH": "0",
+        SESSION_SITE: str(project / "site"),
     }
     proc = subprocess.run(
         cmd, cwd=project, env=env, capture_output=True, text=True, timeout=900

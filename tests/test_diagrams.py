@@ -15,7 +15,7 @@ import pytest
 from attention_workshop.gpt2 import GPT2Config
 from workshop_site.diagrams import check_sizes, stated_sizes
 
-from .conftest import build_site
+from .conftest import build_site, only_pages
 
 ROOT = Path(__file__).resolve().parent.parent
 DIAGRAMS = ROOT / "docs" / "diagrams"
@@ -142,6 +142,8 @@ def test_a_wrong_size_in_a_diagram_fails_the_build(tmp_path):
             "*.egg-info",
         ),
     )
+    # a small project: the page that shows the diagram
+    only_pages(project, "module-3.md")
     stack = project / "docs" / "diagrams" / "llm-stack.d2"
     stack.write_text(stack.read_text().replace("× 12 layers", "× 24 layers"))
     proc = build_site(tmp_path / "out", project=project, check=False)
@@ -173,6 +175,8 @@ def test_a_wrong_size_in_a_diagram_caption_fails_the_build(tmp_path):
             "*.egg-info",
         ),
     )
+    # a small project: the page of the caption
+    only_pages(project, "module-3.md")
     page = project / "docs" / "module-3.md"
     text = page.read_text()
     caption = re.search(

@@ -57,7 +57,7 @@ import pytest
 from attention_workshop.experiment import cli
 from attention_workshop.experiment import runner as experiment
 
-from .conftest import ROOT, build_site
+from .conftest import ROOT, build_site, only_pages
 from .references import wired
 
 PATTERNS = (
@@ -162,7 +162,8 @@ def test_every_problem_fails_the_strict_build_whatever_the_flags(
     project_copy, tmp_path
 ):
     """One copy, every kind of problem, three strict builds (issue 20 point 7: one copy instead
-    of three, three builds instead of four):
+    of three, three builds instead of four), of a small project: the three pages that hold the
+    problems (:func:`tests.conftest.only_pages`):
 
     - a snippet raising ``SystemExit`` (``main(["--help"])``, ``sys.exit(3)``) or
       ``KeyboardInterrupt`` used to end the build with exit 0 and an empty site: each is
@@ -194,17 +195,16 @@ def test_every_problem_fails_the_strict_build_whatever_the_flags(
         },
     )
     page = project_copy / "docs" / "module-3.md"
+    # and a link MkDocs checks and warns about, and no hook of the project does
     page.write_text(
-        page.read_text() + "\nA value: {{ nope.value }}.\n", encoding="utf-8"
-    )
-    # a link MkDocs checks and warns about, and no hook of the project does
-    reading = project_copy / "docs" / "further-reading.md"
-    reading.write_text(
-        reading.read_text() + "\nSee [the scores](module-2.md#no-such-anchor).\n",
+        page.read_text()
+        + "\nA value: {{ nope.value }}.\n"
+        + "\nSee [the scores](module-2.md#no-such-anchor).\n",
         encoding="utf-8",
     )
+    only_pages(project_copy, "module-1.md", "module-2.md", "module-3.md")
     anchor = (
-        "Doc file 'further-reading.md' contains a link 'module-2.md#no-such-anchor', "
+        "Doc file 'module-3.md' contains a link 'module-2.md#no-such-anchor', "
         "but the doc 'module-2.md' does not contain an anchor '#no-such-anchor'"
     )
     lines = page.read_text().split("\n")
@@ -276,7 +276,7 @@ def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
     project_copy, tmp_path
 ):
     """One ``mkdocs serve --strict`` session, six builds (issue 20 point 7: were two sessions,
-    eight builds), each fault kept:
+    eight builds) of a small project (Module 1 and Module 3 alone), each fault kept:
 
     - a syntax error in core.py, then a false claim, used to leave every request hanging:
       each page now shows the error, and the save after it is picked up (the false claim shows,
@@ -285,6 +285,7 @@ def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
     - a snippet raising SystemExit used to stop ``mkdocs serve``; a hook's error was shown once
       per session (MkDocs' duplicate filter), then only "Aborted with a BuildError!". Now every
       failed rebuild logs its error (hooks/serve.py), the same edit saved twice logs it twice."""
+    only_pages(project_copy, "module-1.md", "module-3.md")
     (project_copy / "snippets" / "faults").mkdir()
     (project_copy / "snippets" / "faults" / "m1-exit.py").write_text(
         "import sys\nsys.exit(3)\n", encoding="utf-8"
@@ -626,7 +627,10 @@ def _publish(project: Path) -> subprocess.CompletedProcess:
 
 @pytest.mark.site
 def test_make_site_replaces_site_only_with_a_good_build(project_copy):
+    """Three FRESH=1 builds through ``make site``'s own command, of a small project (the home
+    page and Module 1, which holds the faults)."""
     assert "-m workshop_site.publish site" in (ROOT / "Makefile").read_text()
+    only_pages(project_copy, "index.md", "module-1.md")
     site = project_copy / "site"
     site.mkdir()
     (site / "index.html").write_text("the last good build\n", encoding="utf-8")
@@ -731,13 +735,14 @@ print(json.dumps({
 def test_a_rebuild_in_the_same_process_sees_every_edit_and_keeps_no_old_page(
     project_copy, tmp_path
 ):
-    """What ``mkdocs serve`` does on a change: rebuild in the same process. Two builds, checked
-    twice (issue 20 point 7: two tests of two builds each before):
+    """What ``mkdocs serve`` does on a change: rebuild in the same process. Two builds of a small
+    project (Module 3 alone), checked twice (issue 20 point 7: two tests of two builds each before):
 
     - no stale numbers: an edit to the package and to a snippet between the builds shows in the
       second, which also says captures/ is stale;
     - the upstream caches are empty after the second build: each kept every page of every
       earlier build alive, ~5 MB per ``mkdocs serve`` rebuild (hooks/serve.py clears them)."""
+    only_pages(project_copy, "module-3.md")
     proc = subprocess.run(
         [sys.executable, "-c", RELOAD, str(project_copy), str(tmp_path / "out")],
         cwd=project_copy,

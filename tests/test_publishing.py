@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from .conftest import ROOT, build_site, copy_project
+from .conftest import ROOT, build_site, copy_project, only_pages
 
 WORKFLOW = ROOT / ".github" / "workflows" / "site.yml"
 ACTIONLINT = Path(sys.executable).parent / "actionlint"
@@ -137,7 +137,8 @@ def test_a_published_build_names_its_address_and_links_its_repository(
 ):
     """With SITE_URL and REPO_URL, as the workflow builds: canonical links and the sitemap use the
     address, and the repository link is a plain link (no request to the host's API)."""
-    project = copy_project(tmp_path / "project")
+    # a small project: Module 3 alone (the address and the link are on every page)
+    project = only_pages(copy_project(tmp_path / "project"), "module-3.md")
     site_url, repo_url = "https://example.org/aw/", "https://github.com/o/aw"
     monkeypatch.setenv("SITE_URL", site_url)
     monkeypatch.setenv("REPO_URL", repo_url)

@@ -17,7 +17,7 @@ import pytest
 from attention_workshop.chapters import module_3
 from workshop_site import pages
 
-from .conftest import ROOT, build_site, copy_project
+from .conftest import ROOT, build_site, copy_project, only_pages
 from .references import wired
 
 pytestmark = pytest.mark.site
@@ -206,8 +206,10 @@ def test_generated_files_are_the_committed_captures(built_site):
 
 @pytest.fixture()
 def project_copy(tmp_path):
-    """A copy of the project (sources only) to break on purpose."""
-    return copy_project(tmp_path / "project")
+    """A copy of the project (sources only) to break on purpose: a small project whose build
+    renders Module 3 alone, the page that holds the problems (a claim's sentence is still read
+    from real-heads.md on disk)."""
+    return only_pages(copy_project(tmp_path / "project"), "module-3.md")
 
 
 def line_with(path: Path, needle: str) -> int:
