@@ -50,10 +50,14 @@ $(STAMP): requirements.lock requirements-model.lock pyproject.toml
 setup: $(STAMP)
 
 # Debian's Chromium for the browser tests (Playwright's own download does not work here).
+# apt waits up to 10 minutes for another apt or dpkg (a fresh machine's own updates, a second
+# checkout's make test) to let go of the lock, instead of failing at once.
+APT_WAIT := -o DPkg::Lock::Timeout=600
+
 browser:
 	@command -v chromium >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get $(APT_WAIT) update -qq && DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq chromium >/dev/null; \
+	  elif command -v sudo >/dev/null 2>&1; then sudo apt-get $(APT_WAIT) update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get $(APT_WAIT) install -y -qq chromium >/dev/null; \
 	  else echo "Chromium is missing: install Debian's chromium package (apt-get install chromium), then run make test again." >&2; exit 1; fi; }
 
 # ---------------------------------------------------------------- the site
