@@ -172,17 +172,31 @@ def _crosses_cells(box: Any, xs: np.ndarray, ys: np.ndarray) -> bool:
     )
 
 
+def _apart(a: Any, b: Any) -> bool:
+    """Whether two boxes neither meet nor touch: then no outline inside one reaches the other."""
+    return a.x1 < b.x0 or b.x1 < a.x0 or a.y1 < b.y0 or b.y1 < a.y0
+
+
 def _text_mark_problems(texts: list[tuple[Any, Any]], fig: Any) -> list[str]:
     out = []
+    # each mark's outline and extent once, not once per text
+    marks = [
+        (m, _outline(path), filled, path.get_extents())
+        for m, path, filled in _marks(fig)
+    ]
+    markers = list(_marker_boxes(fig))
+    cells = list(_cell_edges(fig))
     for t, box in texts:
         inner = _shrunk(box)
         own = getattr(t, "arrow_patch", None)
-        for mark, path, filled in _marks(fig):
-            if mark is own:
-                continue  # an annotation's pointer starts at its own text
-            ext = path.get_extents()
+        for mark, outline, filled, ext in marks:
+            # an annotation's pointer starts at its own text; a mark apart from it cannot clash
+            if mark is own or _apart(ext, inner):
+                continue
             # a text wholly inside a filled mark labels it; crossing its edge, or holding it, is a clash
-            hits = _meets(path, inner) or (
+            hits = any(
+                part.intersects_bbox(inner, filled=False) for part in outline
+            ) or (
                 filled
                 and inner.x0 <= ext.x0
                 and ext.x1 <= inner.x1
@@ -192,11 +206,11 @@ def _text_mark_problems(texts: list[tuple[Any, Any]], fig: Any) -> list[str]:
             )
             if hits:
                 out.append(f"{_name(t)} overlaps {_name(mark)}")
-        for line, marker in _marker_boxes(fig):
+        for line, marker in markers:
             if inner.overlaps(marker):
                 out.append(f"{_name(t)} overlaps a marker of {_name(line)}")
                 break
-        for _image, xs, ys, ibox in _cell_edges(fig):
+        for _image, xs, ys, ibox in cells:
             if inner.overlaps(ibox) and _crosses_cells(box, xs, ys):
                 out.append(f"{_name(t)} runs across the cells of the image")
     return out
