@@ -28,7 +28,7 @@ PYTEST := $(PY) -m pytest -q
 help:
 	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
 	@echo "make site       strict FRESH=1 build into site/ (replaced only when the build succeeds)"
-	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser)"
+	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser, nothing slow)"
 	@echo "make test-site  the strict build and its page checks, no browser (under a minute)"
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
 	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
@@ -88,7 +88,7 @@ test: lint browser
 	$(PYTEST) -n 2 --durations=30
 
 test-fast: setup
-	$(PYTEST) -m "not site and not browser"
+	$(PYTEST) -m "not site and not browser and not slow"
 
 test-site: setup
 	$(PYTEST) -m "site and not browser and not slow"

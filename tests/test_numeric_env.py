@@ -27,6 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CAPTURES = ROOT / "captures"
 PROBE = Path(__file__).with_name("numeric_env_probe.py")
 
+#: Each setting runs the whole experiment in a fresh process: make test runs them, make test-fast does not.
+pytestmark = pytest.mark.slow
+
 #: Variables a machine, a workplace or a reader may set, that change how numbers are computed.
 NUMERIC_PREFIXES = (
     "OPENBLAS_",
