@@ -117,7 +117,9 @@ def test_set_up_shows_what_pip_installs():
 
 def test_the_three_test_tiers():
     assert re.search(
-        r'pytest -q -m "not site and not browser and not slow"$', _make("test-fast"), re.M
+        r'pytest -q -m "not site and not browser and not slow"$',
+        _make("test-fast"),
+        re.M,
     )
     assert re.search(
         r'pytest -q -m "site and not browser and not slow"$', _make("test-site"), re.M
