@@ -29,7 +29,7 @@ help:
 	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
 	@echo "make site       strict FRESH=1 build into site/ (replaced only when the build succeeds)"
 	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser, nothing slow)"
-	@echo "make test-site  the strict build and its page checks, no browser (under a minute)"
+	@echo "make test-site  the strict build and its page checks, no browser, nothing slow (several minutes)"
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
 	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
 	@echo "make captures   re-run the experiment into captures/ (commit the result)"
