@@ -12,6 +12,7 @@ transformers computes.
 
 from __future__ import annotations
 
+import functools
 import os
 
 # Never reach for a model hub: the one file comes from the pinned wheel.
@@ -28,7 +29,22 @@ from attention_workshop.causal import model_file
 
 
 def llama(dtype: type) -> Any:
-    """``LlamaForCausalLM`` from the GGUF file, eager attention, in ``dtype``."""
+    """``LlamaForCausalLM`` from the GGUF file, eager attention, in ``dtype``.
+
+    The float32 model is loaded once per test process and shared by the tests that ask for it
+    (loading it dequantizes the whole file): none of them changes its weights, and the hooks they
+    add come off in a ``finally``. The float64 one (1 GB) is loaded each time it is asked for."""
+    if dtype is np.float32:
+        return _llama_float32()
+    return _load_llama(dtype)
+
+
+@functools.cache
+def _llama_float32() -> Any:
+    return _load_llama(np.float32)
+
+
+def _load_llama(dtype: type) -> Any:
     from transformers import AutoModelForCausalLM
     from transformers.utils import logging
 
@@ -43,8 +59,9 @@ def llama(dtype: type) -> Any:
     ).eval()
 
 
+@functools.cache
 def tokenizer() -> Any:
-    """transformers' tokenizer built from the GGUF file's metadata."""
+    """transformers' tokenizer built from the GGUF file's metadata (built once per process)."""
     from transformers import AutoTokenizer
 
     path = model_file()

@@ -185,6 +185,23 @@ def test_call_keys_on_the_function_and_its_arguments(store):
     assert cache.call(lambda: charts.fmt.short(0.5)) == charts.fmt.short(0.5)
 
 
+def test_call_caches_a_function_of_the_sites_build_package_too(store):
+    """The math font's subset and the causal page's figures are functions of ``workshop_site``:
+    kept like the workshop's own (they were computed at every build when only
+    ``attention_workshop`` counted)."""
+    from workshop_site import fonts
+
+    formula = "<math><mi>x</mi><mo>=</mo><msqrt><mi>y</mi></msqrt></math>"
+    first = cache.call(fonts.math_text, formula)
+    again = cache.call(fonts.math_text, formula)
+    assert first == again == fonts.math_text(formula) and "\u221a" in first
+    assert cache.STATS["workshop_site.fonts.math_text"] == [1, 1]
+    assert list((store / "workshop_site.fonts.math_text").glob("*.pickle"))
+    # a function from outside src/ is computed each time, never stored
+    assert cache.call(functools.reduce, max, [3, 1, 2]) == 3
+    assert not any("reduce" in p.name for p in store.iterdir())
+
+
 HIT = """
 import sys
 from attention_workshop.experiment import cache

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 
 from .cache_key import canonical, digest, environment, key
 from .import_closure import files as module_files
+from .import_closure import module_path
 
 __all__ = [
     "PACKAGE",
@@ -209,15 +210,17 @@ def get(
 
 def call(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)``, cached on the bytes of ``fn``'s module and what it imports
-    (:func:`module_digest`) and on its arguments. ``fn`` may be a ``functools.partial``;
-    arguments that cannot be pickled skip the cache."""
+    (:func:`module_digest`) and on its arguments. ``fn`` may be a ``functools.partial``, of a
+    function of any module under ``src/`` (the workshop's, or the site build's: the math font's
+    subset, the causal page's figures); arguments that cannot be pickled skip the cache, and so
+    does a function from anywhere else (a test's, an installed library's)."""
     target, all_args, all_kwargs = fn, args, kwargs
     while isinstance(target, functools.partial):
         all_args = (*target.args, *all_args)
         all_kwargs = {**target.keywords, **all_kwargs}
         target = target.func
     module = getattr(target, "__module__", "") or ""
-    if not enabled() or not module.startswith(PACKAGE):
+    if not enabled() or module_path(module, _PACKAGE_DIR.parent) is None:
         return fn(*args, **kwargs)
     try:
         inputs = canonical((all_args, all_kwargs))
