@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
 SOURCE_PAGE = "source.md"
 _TITLE = re.compile(r"^# .*$", re.M)
-# a line-numbered listing (pymdownx.highlight's table): the Source page's whole files
-_LISTING = '<table class="highlighttable">'
 
 
 # once the package is imported and the cache on (hooks/experiment.py, priority 100): setuptools
@@ -86,10 +84,6 @@ def on_page_markdown(
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    if not (page.meta.get("search") or {}).get("code", True):
-        # Material's search skips an element marked data-search-exclude: the words are found,
-        # not every line of the listings (front matter ``search: {code: false}``)
-        output = output.replace(_LISTING, f"{_LISTING[:-1]} data-search-exclude>")
     if page.file.src_uri == SOURCE_PAGE:
         from workshop_site import source_page
 
