@@ -28,8 +28,8 @@ PYTEST := $(PY) -m pytest -q
 help:
 	@echo "make serve      build the site and serve it on http://127.0.0.1:$(PORT) with live reload (PORT=...)"
 	@echo "make site       strict FRESH=1 build into site/ (replaced only when the build succeeds)"
-	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, no browser, nothing slow)"
-	@echo "make test-site  the strict build and its page checks, no browser, nothing slow (several minutes)"
+	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, browser or slow ones)"
+	@echo "make test-site  the strict build and its page checks, no browser, nothing slow"
 	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser"
 	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
 	@echo "make captures   re-run the experiment into captures/ (commit the result)"
@@ -86,15 +86,17 @@ lint: setup
 # Three tiers (markers in pyproject.toml): test-fast, test-site, then everything in make test.
 # -n 2: two pytest workers (pytest-xdist; the session site is built once for both, under a file
 # lock, and conftest prints how many site builds the run made: full ones and small projects', apart);
-# --durations=30: CI's log shows where the time goes
+# --dist loadgroup: the tests that share a costly result a process keeps (a transformers reference,
+# SmolLM2, the run on another sentence: conftest's xdist_group_of) share one worker;
+# --durations=30 and the table at the end (tests/time_table.py): CI's log shows where the time goes
 test: lint browser
-	$(PYTEST) -n 2 --durations=30
+	$(PYTEST) -n 2 --dist loadgroup --durations=30
 
 test-fast: setup
-	$(PYTEST) -m "not site and not browser and not slow"
+	$(PYTEST) -n 2 --dist loadgroup -m "not site and not browser and not slow and not reference"
 
 test-site: setup
-	$(PYTEST) -m "site and not browser and not slow"
+	$(PYTEST) -m "site and not browser and not slow and not reference"
 
 captures: setup
 	$(PY) -m attention_workshop.experiment --out captures

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from . import time_table
+
 # The experiment's PyTorch cross-checks use the portable CPU kernels and MKL's reproducible code
 # path (see experiment/torch_refs.py); set them before any test module imports torch, so tests see the
 # numbers the build and the capture see.
@@ -68,7 +70,9 @@ def pytest_configure(config):
     """The controller (or the only process) names the file every site build of the session adds
     a line to (hooks/publish.py); the workers and every build they start inherit it. A session
     that a test starts (tests/test_contributing.py runs pytest in a copy) adds its builds to the
-    outer session's file, so they are counted too."""
+    outer session's file, so they are counted too. The time table (tests/time_table.py) is
+    registered here too."""
+    time_table.register(config)
     if BUILD_LOG in os.environ and not hasattr(config, "workerinput"):
         # the outer session's test, while this session's tests run (hooks/publish.py names it)
         os.environ.setdefault(OUTER_TEST, os.environ.get("PYTEST_CURRENT_TEST", ""))
@@ -78,6 +82,34 @@ def pytest_configure(config):
         )
         os.close(fd)
         os.environ[BUILD_LOG] = config.stash[_BUILDS] = path
+
+
+def xdist_group_of(item) -> str | None:
+    """The worker group of a test (``--dist loadgroup``): the tests that share something costly
+    that a process computes once run on one worker, so the run computes it once, not once per
+    worker.
+
+    - ``reference``: a trained model loaded into transformers (tests/causal_reference.py and
+      tests/minilm_reference.py keep each for their process);
+    - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it);
+    - ``results_other``: the experiment's run on another sentence (the session fixture).
+    """
+    if item.get_closest_marker("reference"):
+        return "reference"
+    if item.path.name.startswith("test_causal"):
+        return "smollm"
+    if "results_other" in getattr(item, "fixturenames", ()):
+        return "results_other"
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Each test in its worker group (:func:`xdist_group_of`), before xdist reads the groups."""
+    for item in items:
+        group = xdist_group_of(item)
+        if group:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 def site_builds(path: str) -> list[dict]:
@@ -391,3 +423,4 @@ def page_and_log(browser, site_url):
     page.on("request", log.on_request)
     yield page, log
     context.close()
+

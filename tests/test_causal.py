@@ -95,6 +95,7 @@ def _compare(out: causal.Forward, ref: dict[str, np.ndarray], dtype: type, case:
 # ---------------------------------------------------------------- against the reference
 
 
+@pytest.mark.reference
 @pytest.mark.slow
 @DTYPES
 @pytest.mark.parametrize("text", SENTENCES)
@@ -124,6 +125,7 @@ def test_forward_matches_transformers(reference, hf_tokenizer, text: str) -> Non
     )
 
 
+@pytest.mark.reference
 @pytest.mark.slow
 @DTYPES
 def test_the_longest_text_matches_transformers(reference) -> None:
@@ -140,6 +142,7 @@ def test_the_longest_text_matches_transformers(reference) -> None:
     )
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("text", SENTENCES)
 def test_tokens_and_their_texts_match_transformers(hf_tokenizer, text: str) -> None:
     out = load_smollm()(text)
@@ -159,7 +162,13 @@ def test_tokens_and_their_texts_match_transformers(hf_tokenizer, text: str) -> N
 # ---------------------------------------------------------------- properties
 
 
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+# float64's forward pass of 135M parameters takes seconds: make test runs it (slow)
+FLOAT64_SLOW = pytest.param(np.float64, id="float64", marks=pytest.mark.slow)
+
+
+@pytest.mark.parametrize(
+    "dtype", [pytest.param(np.float32, id="float32"), FLOAT64_SLOW]
+)
 def test_rows_sum_to_one_and_the_future_is_exactly_zero(dtype: type) -> None:
     att = load_smollm(dtype)(SENTENCES[2]).attentions  # (n_layer, nh, T, T)
     name = np.dtype(dtype).name
@@ -310,6 +319,7 @@ def test_missing_wheel_names_the_wheel(monkeypatch: pytest.MonkeyPatch) -> None:
 # ---------------------------------------------------------------- what importing costs, the file
 
 
+@pytest.mark.slow
 def test_import_pulls_in_neither_torch_nor_the_wheels_code() -> None:
     code = (
         "import sys, attention_workshop\n"

@@ -27,6 +27,7 @@ def hf_tokenizer() -> Any:
     return causal_reference.tokenizer()
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("text", AWKWARD)
 def test_tokens_are_transformers_gguf_tokenizers(hf_tokenizer, text: str) -> None:
     enc = load_smollm().tokenizer.encode(text, add_special_tokens=False)

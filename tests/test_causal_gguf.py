@@ -69,6 +69,7 @@ def test_unpermute_undoes_llama_cpps_permute(n_head: int) -> None:
     )
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("n_head", [9, 3], ids=["query heads", "key/value heads"])
 def test_unpermute_is_transformers_reverse_permute(n_head: int) -> None:
     from transformers.modeling_gguf_pytorch_utils import LlamaTensorProcessor
@@ -129,6 +130,7 @@ def _q8_0(row: np.ndarray) -> np.ndarray:
     return (d * blocks[:, 2:].copy().view(np.int8)).reshape(-1)
 
 
+@pytest.mark.reference
 def test_q4_1_weights_are_the_files_blocks(raw) -> None:
     w = load_smollm().weights
     assert raw["blk.3.attn_v.weight"].tensor_type.name == "Q4_1"
@@ -141,6 +143,7 @@ def test_q4_1_weights_are_the_files_blocks(raw) -> None:
     )
 
 
+@pytest.mark.reference
 def test_q4_1_query_rows_are_the_files_rows_permuted_back(raw) -> None:
     w_q = load_smollm().weights["blk.0.attn_q.weight"]  # (576, 576), HF's row order
     stored = llama_cpp_permute(np.asarray(w_q), 9)  # back to the file's row order
@@ -150,6 +153,7 @@ def test_q4_1_query_rows_are_the_files_rows_permuted_back(raw) -> None:
         )
 
 
+@pytest.mark.reference
 def test_q8_0_embeddings_are_the_files_blocks(raw) -> None:
     emb = load_smollm().weights["token_embd.weight"]
     assert raw["token_embd.weight"].tensor_type.name == "Q8_0"
@@ -159,12 +163,14 @@ def test_q8_0_embeddings_are_the_files_blocks(raw) -> None:
         )
 
 
+@pytest.mark.reference
 def test_float32_gains_are_the_files_values(raw) -> None:
     gain = raw["blk.0.attn_norm.weight"]
     assert gain.tensor_type.name == "F32"
     assert np.array_equal(load_smollm().weights["blk.0.attn_norm.weight"], gain.data)
 
 
+@pytest.mark.reference
 def test_every_weight_is_gguf_s_own_dequantization(raw) -> None:
     """All 272 tensors, bit for bit, against ``gguf.quants.dequantize`` (the package's reference)."""
     from gguf.quants import dequantize
@@ -187,6 +193,7 @@ def test_every_weight_is_gguf_s_own_dequantization(raw) -> None:
 # ---------------------------------------------------------------- the metadata
 
 
+@pytest.mark.reference
 def test_sizes_are_transformers_reading_of_the_metadata() -> None:
     from transformers import AutoConfig
 

@@ -49,6 +49,7 @@ def _by_loops_induction(att: np.ndarray, tokens: tuple[str, ...]) -> np.ndarray:
     return out
 
 
+@pytest.mark.reference
 def test_the_induction_scores_are_transformers_weights_scored_by_hand(
     facts, reference_attentions
 ):
@@ -57,6 +58,7 @@ def test_the_induction_scores_are_transformers_weights_scored_by_hand(
     np.testing.assert_allclose(facts.induction, expected, rtol=0, atol=1e-5)
 
 
+@pytest.mark.reference
 def test_the_previous_and_first_scores_are_transformers_weights(
     facts, reference_attentions
 ):
@@ -97,6 +99,7 @@ def test_the_last_row_of_hand_made_layers():
         ch.last_row(att, 4)
 
 
+@pytest.mark.reference
 def test_the_first_layer_scores_are_transformers_q_k():
     """Layer 1's scores with RoPE, against transformers' own query and key projections and rotation."""
     from attention_workshop.causal import load_smollm
@@ -119,6 +122,7 @@ def test_the_first_layer_scores_are_transformers_q_k():
     np.testing.assert_allclose(ch.scores(model, ids, True), expected, rtol=0, atol=1e-4)
 
 
+@pytest.mark.reference
 def test_every_heads_steps_are_transformers(facts):
     """The seven steps of every head (:mod:`.seven`) from transformers' own hidden states: the
     weights are its attentions, the scores are the logits its softmax takes (each visible row's

@@ -38,6 +38,7 @@ def test_the_run_reproduces_the_committed_capture(results):
         )
 
 
+@pytest.mark.slow
 def test_another_process_with_another_hash_seed_writes_the_same_bytes(
     results, tmp_path
 ):

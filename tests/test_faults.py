@@ -499,6 +499,7 @@ def _steps(tmp_path: Path, files: dict[str, str], monkeypatch) -> list[str]:
     return steps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
 def test_a_process_killed_at_any_step_of_the_write_leaves_the_old_set_or_the_new(
     results, tmp_path, monkeypatch, exchange
@@ -548,6 +549,7 @@ def _raise_at(step: str):
     return fail
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "two-renames"])
 def test_a_write_that_fails_at_any_step_leaves_one_set_and_no_temporary_folder(
     results, tmp_path, monkeypatch, exchange

@@ -37,6 +37,7 @@ def _run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str
     )
 
 
+@pytest.mark.slow
 def test_python_m_trained_writes_the_table_and_the_grid(tmp_path):
     out = tmp_path / "mine"
     proc = _run("--sentence", SENTENCE, "--out", str(out))
@@ -113,6 +114,7 @@ BAD = {
 MODELS = ("minilm", "smollm")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", MODELS)
 @pytest.mark.parametrize("case", list(BAD))
 def test_bad_input_gives_one_line_and_writes_nothing(tmp_path, case, model):
@@ -124,6 +126,7 @@ def test_bad_input_gives_one_line_and_writes_nothing(tmp_path, case, model):
     assert list(tmp_path.iterdir()) == [], "something was written"
 
 
+@pytest.mark.slow
 def test_a_sentence_of_two_tokens_is_refused_by_smollm(tmp_path):
     proc = _run(
         "--model", "smollm", "--sentence", "Hello world", "--out", str(tmp_path / "o")
@@ -210,6 +213,7 @@ def test_the_maths_layer_hands_over_to_the_build_in_one_import_only():
     assert {"layers", "maths-alone"} <= ignoring, ignoring
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", MODELS)
 def test_a_sentence_that_is_not_utf8_gives_one_line(tmp_path, model):
     """A byte the shell could not decode (Python keeps it as a lone surrogate): one line, exit 2."""
@@ -255,6 +259,7 @@ def test_the_sentence_is_refused_before_the_model_loads(
     assert capsys.readouterr().err.startswith("error: ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", MODELS)
 def test_markup_in_a_sentence_is_written_as_text(tmp_path, model):
     """A sentence holding HTML is shown as typed in heads.md (escaped, never run), and grid.svg
@@ -273,6 +278,7 @@ def test_markup_in_a_sentence_is_written_as_text(tmp_path, model):
 # ---------------------------------------------------------------- --model smollm, --help
 
 
+@pytest.mark.slow
 def test_smollm_writes_its_tables_and_a_grid_of_270_heads(tmp_path):
     import xml.etree.ElementTree as ET
 
@@ -328,6 +334,7 @@ def test_help_names_both_models_and_exits_0():
     assert "next tokens" in proc.stdout and "induction" in proc.stdout
 
 
+@pytest.mark.slow
 def test_without_model_the_files_are_minilms(tmp_path):
     """--model minilm is the default: the same bytes with the flag and without it."""
     a, b = tmp_path / "a", tmp_path / "b"
@@ -340,6 +347,7 @@ def test_without_model_the_files_are_minilms(tmp_path):
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_the_real_heads_page_runs_its_smollm_command_and_states_its_limits(tmp_path):
     """The command docs/real-heads.md gives for SmolLM2 works as written, and the page's
     limits are the package's (128 tokens, nothing added; five next tokens)."""

@@ -17,7 +17,6 @@ import torch
 
 from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters import layer_sizes
-from attention_workshop.experiment import runner as experiment
 from attention_workshop.gpt2 import GPT2
 from workshop_site import claims
 
@@ -257,11 +256,6 @@ def test_shapes_at_gpt2_by_hand():
 
 
 # --------------------------------------------------------------------------- the claims
-
-
-@pytest.fixture(scope="module")
-def results():
-    return experiment.run()
 
 
 INSIDE_KEYS = [c.key for c in inside.CLAIMS]

@@ -76,6 +76,7 @@ def test_the_package_keeps_every_contract():
     assert "BROKEN" not in proc.stdout and "KEPT" in proc.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [

@@ -23,7 +23,9 @@ def bundle(obj: object) -> dict:
 
 
 @pytest.fixture(scope="module")
-def run():
+def run(results):
+    """The session's run of the experiment, handed to the notebook module (not run again)."""
+    nb._KEPT.setdefault(f"run:{' '.join(results.sentence)}", results)
     return nb.results()
 
 

@@ -116,18 +116,21 @@ def test_set_up_shows_what_pip_installs():
 
 
 def test_the_three_test_tiers():
+    # the fast tier on two workers, without the site, the browser, fresh interpreters or transformers
     assert re.search(
-        r'pytest -q -m "not site and not browser and not slow"$',
+        r'pytest -q -n 2 --dist loadgroup -m "not site and not browser and not slow and not reference"$',
         _make("test-fast"),
         re.M,
     )
     assert re.search(
-        r'pytest -q -m "site and not browser and not slow"$', _make("test-site"), re.M
+        r'pytest -q -m "site and not browser and not slow and not reference"$',
+        _make("test-site"),
+        re.M,
     )
     everything = _make("test")
     # everything, on two workers, listing the slowest tests
     assert (
-        re.search(r"pytest -q -n 2 --durations=30$", everything, re.M)
+        re.search(r"pytest -q -n 2 --dist loadgroup --durations=30$", everything, re.M)
         and "actionlint" in everything
     )
 

@@ -19,6 +19,8 @@ import pytest
 from attention_workshop.chapters import real_heads as rh
 from workshop_site import claims
 
+from . import minilm_reference
+
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
@@ -34,22 +36,8 @@ def facts() -> rh.RealHeads:
 def bert() -> dict[str, Any]:
     """transformers' BertModel (float64) and its WordPiece tokenizer, on every page sentence."""
     import torch
-    from transformers import BertModel
-    from transformers.models.bert import BertTokenizerLegacy
 
-    from attention_workshop.trained import load_minilm
-
-    source = load_minilm().source
-    model = (
-        BertModel.from_pretrained(
-            source, local_files_only=True, attn_implementation="eager"
-        )
-        .double()
-        .eval()
-    )
-    wordpiece = BertTokenizerLegacy(
-        vocab_file=str(source / "vocab.txt"), do_lower_case=True
-    )
+    model, wordpiece = minilm_reference.bert(np.float64), minilm_reference.wordpiece()
     out = {}
     for s in rh.SENTENCES:
         ids = wordpiece(s.text)["input_ids"]
@@ -93,6 +81,7 @@ def loop_class(scores: list[float]) -> tuple[str, float]:
     return "other", scores[best]
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("key", [s.key for s in rh.SENTENCES])
 def test_every_heads_measures_and_class_match_loops_over_transformers(facts, bert, key):
     h, ref = facts.sentence(key), bert[key]
@@ -115,6 +104,7 @@ def test_every_heads_measures_and_class_match_loops_over_transformers(facts, ber
             assert abs(h.score[layer, n] - score) < TOL, f"{key} {layer} {n} score"
 
 
+@pytest.mark.reference
 def test_the_steady_heads_are_the_best_in_their_weakest_sentence(facts, bert):
     def steadiest(column: int) -> tuple[int, int]:
         best, at = -1.0, None
@@ -141,6 +131,7 @@ def cos(a, b) -> float:
     return dot / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))
 
 
+@pytest.mark.reference
 def test_banks_cosines_match_transformers_hidden_states(facts, bert):
     river, money, baseline = (bert[k] for k in rh.BANK)
     i = river["tokens"].index("bank")
@@ -156,6 +147,7 @@ def test_banks_cosines_match_transformers_hidden_states(facts, bert):
     )
 
 
+@pytest.mark.reference
 def test_the_baseline_is_bank_against_each_unrelated_noun_by_transformers(facts, bert):
     """Every bank sentence's bank against every unrelated noun (in its own sentence), at every
     depth, from transformers' hidden states and a cosine written out here."""
@@ -184,6 +176,7 @@ def test_the_baseline_is_bank_against_each_unrelated_noun_by_transformers(facts,
         assert np.allclose(facts.bank.unrelated[n], want, rtol=0, atol=TOL), n
 
 
+@pytest.mark.reference
 def test_where_it_looks_matches_transformers(facts, bert):
     for ending in rh.IT_ENDINGS:
         ref = bert[ending]
@@ -208,6 +201,7 @@ def test_where_it_looks_matches_transformers(facts, bert):
             assert abs(facts.it.margin[layer, n] - want) < TOL
 
 
+@pytest.mark.reference
 def test_copy_share_matches_a_loop_over_the_repeated_words(facts, bert):
     ref = bert[rh.REPEAT]
     t = ref["tokens"]

@@ -676,8 +676,11 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 800}
 
 
-def _axe_problems(axe, page, where: str, rules: list[str] | None = None) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (only ``rules``, if given).
+def _axe_problems(
+    axe, page, where: str, rules: list[str] | None = None, within: str | None = None
+) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (only ``rules``, if
+    given; only inside the elements the CSS selector ``within`` picks, if given).
 
     Every rule runs on every node whatever ``resultTypes`` says; it only spares axe finding a
     unique selector for each node that passed (thousands on the Source and print pages), which
@@ -686,7 +689,8 @@ def _axe_problems(axe, page, where: str, rules: list[str] | None = None) -> list
     options: dict[str, object] = {"resultTypes": ["violations"]}
     if rules:
         options["runOnly"] = rules
-    for v in axe.run(page, options=options).response["violations"]:
+    context = {"include": [[within]]} if within else None
+    for v in axe.run(page, context=context, options=options).response["violations"]:
         if v["impact"] in ("serious", "critical"):
             targets = [n["target"] for n in v["nodes"][:3]]
             problems.append(
@@ -697,9 +701,12 @@ def _axe_problems(axe, page, where: str, rules: list[str] | None = None) -> list
 
 #: What a colour scheme changes: colours (the rest of a page is the same markup in both schemes).
 SCHEME_RULES = ["color-contrast", "link-in-text-block"]
-#: What the width changes: boxes that scroll sideways, and colours
-#: where the phone layout puts text on another background (the header's search, the drawer).
-WIDTH_RULES = ["scrollable-region-focusable", "color-contrast"]
+#: What the width changes: boxes that scroll sideways, checked on the whole page.
+WIDTH_RULES = ["scrollable-region-focusable"]
+#: Where the phone layout puts text on another background than the desktop's: the header (its
+#: search button and field) and the navigation drawer. The colours of the rest of a page depend on
+#: the scheme alone, and are checked once per scheme at desktop width (:data:`SCHEME_RULES`).
+PHONE_COLOURS = ".md-header, .md-sidebar--primary"
 
 
 #: The print page is every Learn page again, one after another, in the same markup: axe checks it
@@ -707,10 +714,8 @@ WIDTH_RULES = ["scrollable-region-focusable", "color-contrast"]
 ONCE_ONLY = {"print/index.html"}
 
 
-def _rules(scheme: str, width: int) -> list[str] | None:
-    """Every rule once per page (light, desktop); then only the rules a scheme or a width changes."""
-    if width == PHONE["width"]:
-        return WIDTH_RULES
+def _rules(scheme: str) -> list[str] | None:
+    """At desktop width: every rule once per page (light), then the rules a scheme changes (dark)."""
     return None if scheme == "light" else SCHEME_RULES
 
 
@@ -728,8 +733,9 @@ def fetches_data(html_file: Path) -> bool:
 def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[str]:
     """Every page in one scheme, at desktop width and again at phone width (375 x 800).
 
-    axe runs every rule on each page once (light scheme, desktop width); the dark scheme and the
-    phone width re-run the rules they can change (:data:`SCHEME_RULES`, :data:`WIDTH_RULES`)."""
+    axe runs every rule on each page once (light scheme, desktop width); the dark scheme re-runs
+    the rules it can change (:data:`SCHEME_RULES`), and the phone width its own (:data:`WIDTH_RULES`
+    on the page, the colours of :data:`PHONE_COLOURS`)."""
     from axe_playwright_python.sync_playwright import Axe
 
     axe = Axe()
@@ -761,20 +767,17 @@ def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[st
             )
             where = f"{name} [{scheme}]"
             if _axe_here(built_site, html_file, scheme, DESKTOP["width"]):
-                problems += _axe_problems(
-                    axe, page, where, _rules(scheme, DESKTOP["width"])
-                )
+                problems += _axe_problems(axe, page, where, _rules(scheme))
             # On a phone, wide tables and matrices scroll sideways: their boxes must be reachable by keyboard.
             if _axe_here(built_site, html_file, scheme, PHONE["width"]):
                 page.set_viewport_size(PHONE)
                 page.wait_for_timeout(
                     150
                 )  # Material re-measures its code blocks on resize
+                where = f"{name} [{scheme}, {PHONE['width']}px]"
+                problems += _axe_problems(axe, page, where, WIDTH_RULES)
                 problems += _axe_problems(
-                    axe,
-                    page,
-                    f"{name} [{scheme}, {PHONE['width']}px]",
-                    _rules(scheme, PHONE["width"]),
+                    axe, page, where, ["color-contrast"], PHONE_COLOURS
                 )
                 page.set_viewport_size(DESKTOP)
             # what the page fetched after its load event (search's index and worker) counts too
@@ -846,9 +849,10 @@ def test_search_results_are_accessible(browser, site_url, scheme, viewport):
 
 @pytest.mark.browser
 def test_the_axe_check_can_fail(browser):
-    """A page with grey-on-white text and a button without a name: :func:`_axe_problems` names
-    both with every rule, and only the colour with each subset it runs (``resultTypes`` keeps
-    every violation)."""
+    """A page with grey-on-white text, a button without a name and a box that scrolls but cannot
+    be reached by keyboard: :func:`_axe_problems` names all three with every rule, only the colour
+    with the scheme's rules, only the box with the width's, and the colour within the faint text
+    but not within the rest of the page (``resultTypes`` keeps every violation)."""
     from axe_playwright_python.sync_playwright import Axe
 
     context = browser.new_context(viewport=PHONE)
@@ -858,18 +862,26 @@ def test_the_axe_check_can_fail(browser):
             '<html lang="en"><head><title>t</title></head><body><main>'
             '<p style="color:#bbb;background:#fff">faint words</p>'
             "<button></button>"
+            '<div class="box" style="overflow:auto;width:60px">'
+            '<p style="width:600px">wide words</p></div>'
             "</main></body></html>"
         )
         axe = Axe()
         every = "\n".join(_axe_problems(axe, page, "t"))
         scheme = "\n".join(_axe_problems(axe, page, "t", SCHEME_RULES))
         width = "\n".join(_axe_problems(axe, page, "t", WIDTH_RULES))
+        colour = ["color-contrast"]
+        inside = "\n".join(_axe_problems(axe, page, "t", colour, "p[style*='#bbb']"))
+        outside = "\n".join(_axe_problems(axe, page, "t", colour, "div.box, button"))
     finally:
         context.close()
-    for rule in ("color-contrast", "button-name"):
+    for rule in ("color-contrast", "button-name", "scrollable-region-focusable"):
         assert f" {rule} " in every, every
-    for subset in (scheme, width):
-        assert " color-contrast " in subset and "button-name" not in subset, subset
+    assert " color-contrast " in scheme and "button-name" not in scheme, scheme
+    assert " scrollable-region-focusable " in width, width
+    assert "color-contrast" not in width and "button-name" not in width, width
+    assert " color-contrast " in inside, inside
+    assert not outside, outside
 
 
 def test_axe_is_loaded_from_the_package():

@@ -25,6 +25,8 @@ import pytest
 from attention_workshop import trained
 from attention_workshop.trained import MissingModelError, load_minilm
 
+from . import minilm_reference
+
 SENTENCES = [
     "Quantum computers might one day factor large numbers quickly.",
     "My grandmother grows tomatoes and basil on her balcony every summer!",
@@ -37,30 +39,15 @@ TOL = {np.float32: 1e-5, np.float64: 1e-10}
 
 @pytest.fixture(scope="module")
 def reference() -> dict[Any, Any]:
-    """transformers' BertModel in float32 and float64, and its WordPiece tokenizer, loaded once."""
+    """transformers' BertModel in float32 and float64, and its WordPiece tokenizer (loaded once
+    per process: tests/minilm_reference.py)."""
     import torch
-    from transformers import BertModel
-    from transformers.models.bert import BertTokenizerLegacy
 
-    source = load_minilm().source
-    bert = BertModel.from_pretrained(
-        source, local_files_only=True, attn_implementation="eager"
-    ).eval()
-    bert64 = (
-        BertModel.from_pretrained(
-            source, local_files_only=True, attn_implementation="eager"
-        )
-        .double()
-        .eval()
-    )
-    wordpiece = BertTokenizerLegacy(
-        vocab_file=str(source / "vocab.txt"), do_lower_case=True
-    )
     return {
         "torch": torch,
-        np.float32: bert,
-        np.float64: bert64,
-        "wordpiece": wordpiece,
+        np.float32: minilm_reference.bert(np.float32),
+        np.float64: minilm_reference.bert(np.float64),
+        "wordpiece": minilm_reference.wordpiece(),
     }
 
 
@@ -87,6 +74,7 @@ def _run_reference(
 # ---------------------------------------------------------------- against the reference
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
 @pytest.mark.parametrize("text", SENTENCES)
 def test_forward_matches_transformers(
@@ -118,6 +106,7 @@ def test_forward_matches_transformers(
     assert cos >= 0.99999, f"embedding cosine with the reference {cos} ({case})"
 
 
+@pytest.mark.reference
 @pytest.mark.parametrize("text", SENTENCES)
 def test_tokens_match_wordpiece(reference: dict[Any, Any], text: str) -> None:
     wordpiece = reference["wordpiece"]
