@@ -112,6 +112,28 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def pytest_collection_finish(session):
+    """A worker of ``--dist loadgroup`` refuses to run when xdist did not group its tests: xdist
+    marks a grouped test by adding ``@group`` to its node id, which pytest 9.2 no longer lets it do
+    (pytest-xdist#1386), and the groups are then silently ignored."""
+    config = session.config
+    if not (hasattr(config, "workerinput") and config.getvalue("loadgroup")):
+        return
+    lost = [
+        i.nodeid
+        for i in session.items
+        if any(i.iter_markers("xdist_group")) and "@" not in i.nodeid
+    ]
+    if lost:
+        say = (
+            f"pytest-xdist did not group {len(lost)} tests (the first: {lost[0]}): pytest "
+            f"{pytest.__version__} breaks --dist loadgroup (pytest-xdist#1386). Run make setup: "
+            "it installs the pytest requirements.lock pins."
+        )
+        print(say, file=sys.stderr)  # xdist shows a worker's UsageError as an internal error
+        raise pytest.UsageError(say)
+
+
 def site_builds(path: str) -> list[dict]:
     """The builds a session started, one ``{"test": ..., "project": ..., "pages": ...}`` per build
     (``pages``: how many Markdown pages it renders)."""
