@@ -130,7 +130,8 @@ def pytest_collection_finish(session):
             f"{pytest.__version__} breaks --dist loadgroup (pytest-xdist#1386). Run make setup: "
             "it installs the pytest requirements.lock pins."
         )
-        print(say, file=sys.stderr)  # xdist shows a worker's UsageError as an internal error
+        # xdist shows a worker's UsageError as an internal error, without its message
+        print(say, file=sys.stderr)
         raise pytest.UsageError(say)
 
 
@@ -182,10 +183,12 @@ def pytest_unconfigure(config):
 
 @pytest.fixture(scope="session")
 def results():
-    """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy first)."""
-    from attention_workshop.experiment import runner as experiment
+    """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy
+    first): the site build's run (its claims verified), which test modules that need the run while
+    they are collected get too, so a worker runs the experiment once."""
+    from workshop_site import pages
 
-    return experiment.run()
+    return pages.results()
 
 
 @pytest.fixture(scope="session")
@@ -445,4 +448,3 @@ def page_and_log(browser, site_url):
     page.on("request", log.on_request)
     yield page, log
     context.close()
-
