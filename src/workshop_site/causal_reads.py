@@ -72,6 +72,13 @@ def lens_svg(f: CausalHeads, p: Palette = LIGHT) -> str:
             label=f"{lens.key}: {_shown(lens.token)}",
         )
     ax.set_yscale("log")
+    ticks = [
+        k
+        for k in (1, 2, 5, 10, 20, 50)
+        if k <= max(int(x.ranks.max()) for x in f.reads.lens) * 2
+    ]
+    ax.set_yticks(ticks, labels=[str(k) for k in ticks])
+    ax.minorticks_off()
     ax.invert_yaxis()
     ax.set_xlabel("layer")
     ax.set_ylabel("rank of the final guess")
