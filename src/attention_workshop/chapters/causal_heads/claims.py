@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._section import EVERY, FACT, MAX, MEAN, Claim
-from .facts import CausalHeads
+from .facts import CausalHeads, best_head
 from .measures import SHARE, last_row
 from .reads import TOP, rank_of, split
 from .sentences import GQA
@@ -216,10 +216,8 @@ def _word(r: CausalHeads) -> float:
 
 
 def _prefix_tops(r: CausalHeads) -> list[tuple[int, int]]:
-    return [
-        tuple(int(x) for x in np.unravel_index(int(np.argmax(p)), p.shape))
-        for p in r.reads.prefix
-    ]
+    """Each seed's strongest prefix-matching head."""
+    return [best_head(p) for p in r.reads.prefix]
 
 
 _READS: tuple[Claim[CausalHeads], ...] = (
