@@ -192,19 +192,24 @@ def _norms(f: ch.CausalHeads, key: str, fn) -> ch.CausalHeads:
     return _reads(f, reads=out)
 
 
-def _first_heavy(n: np.ndarray) -> np.ndarray:
-    n[..., 0] *= 100  # the first token's norm dominates every head
+def _self_to_first(n: np.ndarray) -> np.ndarray:
+    """The last token's own norm moved onto the first token: the tokens between keep theirs."""
+    n[..., 0] += n[..., -1]
+    n[..., -1] = 0
     return n
 
 
-def _middle_light(n: np.ndarray) -> np.ndarray:
-    n[..., 1:-1] /= 100
-    return n
+def _middle_to_self(layers: slice):
+    """In ``layers``, the tokens between keep a hundredth of their norm; the rest goes to the
+    last token itself (the first token keeps its own)."""
 
+    def move(n: np.ndarray) -> np.ndarray:
+        part = n[layers, :, 1:-1]
+        n[layers, :, -1] += 0.99 * part.sum(-1)
+        n[layers, :, 1:-1] = 0.01 * part
+        return n
 
-def _last_middle_light(n: np.ndarray) -> np.ndarray:
-    n[-ch.LAST_LAYERS :, :, 1:-1] /= 100
-    return n
+    return move
 
 
 def _no_word(w: np.ndarray) -> np.ndarray:
@@ -242,18 +247,18 @@ READ_BREAKS = [
     ),
     (
         "causal_heads.norm_first_less",
-        "the first token's norm a hundred times larger in the river sentence",
-        lambda f: _norms(f, "river", _first_heavy),
+        "the river sentence's last token: its own norm moved onto the first token",
+        lambda f: _norms(f, "river", _self_to_first),
     ),
     (
         "causal_heads.norm_middle_more",
-        "the tokens in between a hundred times shorter in the repeated sentence",
-        lambda f: _norms(f, ch.REPEAT, _middle_light),
+        "the tokens in between a hundred times shorter below the last layers, repeated sentence",
+        lambda f: _norms(f, ch.REPEAT, _middle_to_self(slice(None, -ch.LAST_LAYERS))),
     ),
     (
         "causal_heads.last_middle_norm",
         "the same in the last layers of the tired sentence",
-        lambda f: _norms(f, "tired", _last_middle_light),
+        lambda f: _norms(f, "tired", _middle_to_self(slice(-ch.LAST_LAYERS, None))),
     ),
     (
         "causal_heads.single_head_word",

@@ -110,14 +110,8 @@ def induction_desc(f: CausalHeads) -> str:
     )
 
 
-#: What a cell of the induction grid is (the default note under :func:`score_grid_svg`).
-GRID_NOTE = (
-    "each cell: the weight a repeated token gives the token after its first copy"
-)
-
-
 def score_grid_svg(
-    scores: np.ndarray, title: str, desc: str, p: Palette = LIGHT, note: str = GRID_NOTE
+    scores: np.ndarray, title: str, desc: str, p: Palette = LIGHT
 ) -> str:
     """An ``(L, H)`` grid of scores between 0 and 1, each printed in its cell, layers down."""
     L, H = scores.shape
@@ -148,7 +142,8 @@ def score_grid_svg(
                 f'text-anchor="middle">{_two(w)}</text>'
             )
     out.append(
-        f'<text {muted} x="8" y="{height - 8}" font-size="12">{escape(note)}</text>'
+        f'<text {muted} x="8" y="{height - 8}" font-size="12">'
+        "each cell: the weight a repeated token gives the token after its first copy</text>"
     )
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -25,6 +25,7 @@ __all__ = [
     "lens_desc",
     "lens_svg",
     "prefix_desc",
+    "prefix_svg",
     "split_table",
     "copying_table",
     "values",
@@ -207,15 +208,28 @@ def _lens_files(f: CausalHeads) -> dict[str, str]:
     }
 
 
+#: The note under the page's induction grid, and what it says under the prefix-matching one.
+_GRID_NOTE = (
+    "each cell: the weight a repeated token gives the token after its first copy"
+)
+_PREFIX_NOTE = "each cell: the weight on the token after the earlier copy"
+
+
+def prefix_svg(f: CausalHeads, p: Palette = LIGHT) -> str:
+    """Every head's prefix-matching score, drawn as the page's induction grid, with its own note."""
+    out = score_grid_svg(
+        f.reads.prefix_mean, "Prefix-matching score on random tokens", prefix_desc(f), p
+    )
+    if out.count(_GRID_NOTE) != 1:
+        raise ValueError(
+            "the score grid's note changed: update causal_reads._GRID_NOTE"
+        )
+    return out.replace(_GRID_NOTE, _PREFIX_NOTE)
+
+
 def _prefix_files(f: CausalHeads) -> dict[str, str]:
     m = f.reads.prefix_mean
-    draw = partial(
-        score_grid_svg,
-        m,
-        "Prefix-matching score on random tokens",
-        prefix_desc(f),
-        note="each cell: the weight on the token after the earlier copy",
-    )
+    draw = partial(prefix_svg, f)
     seeds = [f"seed_{s}" for s in f.reads.seeds]
     rows = [
         [
