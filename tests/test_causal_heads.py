@@ -18,6 +18,7 @@ from attention_workshop.chapters import causal_heads as ch
 from workshop_site import claims
 
 from . import causal_reference
+from .test_causal_reads import READ_BREAKS
 
 
 @pytest.fixture(scope="module")
@@ -318,6 +319,7 @@ BREAKS = [
         "the tired sentence's last token gives 0.06 more to one word",
         _last_looks_at_one_word,
     ),
+    *READ_BREAKS,
 ]
 
 

@@ -1,7 +1,7 @@
 from workshop_site.causal_md import head_figure
 
 caption = (
-    "The induction head on the same sentence. In the second half, its bright cells "
-    "fall on the tokens that followed the first copies."
+    "The induction head on the same sentence. In the second half, each row of a "
+    "repeated token can be read against the token that followed its first copy."
 )
 print(head_figure("induction", caption))

@@ -24,12 +24,24 @@ from .causal_page import (
     steps_data,
     steps_file,
 )
+from .causal_reads import (
+    LENS,
+    PREFIX,
+    copying_table,
+    lens_desc,
+    prefix_desc,
+    split_table,
+)
 
 __all__ = [
     "figure",
     "head_figure",
     "induction_figure",
     "rope_figure",
+    "lens_figure",
+    "prefix_figure",
+    "split_table",
+    "copying_table",
     "next_table",
     "steps_table",
     "downloads",
@@ -71,6 +83,14 @@ def induction_figure(caption: str) -> str:
 
 def rope_figure(caption: str) -> str:
     return figure(f"{DIR}/rope-distance.svg", rope_desc(facts()), caption)
+
+
+def lens_figure(caption: str) -> str:
+    return figure(LENS, lens_desc(facts()), caption)
+
+
+def prefix_figure(caption: str) -> str:
+    return figure(PREFIX, prefix_desc(facts()), caption)
 
 
 def _token(text: str) -> str:

@@ -16,7 +16,14 @@ from attention_workshop.experiment import cache, real_heads_page
 from attention_workshop.experiment.results import Results
 from attention_workshop.gpt2 import GPT2
 
-from . import causal_page, exam_page, inside_page, pages, real_heads_values
+from . import (
+    causal_page,
+    causal_reads,
+    exam_page,
+    inside_page,
+    pages,
+    real_heads_values,
+)
 from .claims import sentence_problems
 from .pages import GENERATED, build_info, results, stale_captures
 
@@ -69,6 +76,7 @@ def context() -> dict[str, str]:
     ctx.update({f"exam.{k}": v for k, v in exam_page.values().items()})
     ctx.update({f"real_heads.{k}": v for k, v in real_heads_values.values().items()})
     ctx.update({f"causal_heads.{k}": v for k, v in causal_page.values().items()})
+    ctx.update({f"causal_heads.{k}": v for k, v in causal_reads.values().items()})
     _CONTEXT = (r, ctx)
     return dict(ctx)
 
@@ -92,6 +100,7 @@ def generated_files() -> dict[str, str]:
         cache.call(real_heads_page.site_files),
         # A causal model's figures and JSON, the same way
         cache.call(causal_page.site_files),
+        cache.call(causal_reads.site_files),
     ):
         for path, text in page.items():
             if path in files:

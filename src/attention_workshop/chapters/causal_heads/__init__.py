@@ -3,14 +3,24 @@
 :func:`facts` runs :data:`SENTENCES` through :mod:`attention_workshop.causal` (the package's
 own NumPy forward pass) and measures every head (:mod:`.measures`): previous-token heads,
 the weight parked on the first token, and induction heads on the repeated phrase;
-:mod:`.position` measures what RoPE does to order; :mod:`.steps` counts the seven steps'
+:mod:`.position` measures what RoPE does to order; :mod:`.reads` the logit lens, weight beside norm, prefix matching and
+copying; :mod:`.steps` counts the seven steps'
 FLOPs at the model's real sizes. :data:`CLAIMS` tests what the page says. The page's text,
 figures and JSON are written by :mod:`workshop_site.causal_page`.
 """
 
 from __future__ import annotations
 
-from .claims import CLAIMS, CLEAR, ENDS, LAST_LAYERS, MIDDLE, SINK_HEADS
+from .claims import (
+    CLAIMS,
+    CLEAR,
+    ENDS,
+    LAST_LAYERS,
+    MIDDLE,
+    SINK_HEADS,
+    WEAK_RANK,
+    WORD,
+)
 from .facts import CausalHeads, Head, Run, best_head, facts, measure_all
 from .measures import (
     SHARE,
@@ -21,6 +31,7 @@ from .measures import (
     previous_score,
 )
 from .position import Position, position, scores
+from .reads import CausalReads, causal_reads
 from .sentences import PHRASE, REPEAT, SENTENCES, Sentence
 from .seven import HeadSteps, head_steps
 from .steps import StepFlops, causal_flops, step_table
@@ -33,6 +44,10 @@ __all__ = [
     "LAST_LAYERS",
     "MIDDLE",
     "SINK_HEADS",
+    "WEAK_RANK",
+    "WORD",
+    "CausalReads",
+    "causal_reads",
     "CausalHeads",
     "Head",
     "Run",

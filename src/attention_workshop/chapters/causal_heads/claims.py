@@ -9,11 +9,22 @@ from __future__ import annotations
 import numpy as np
 
 from .._section import EVERY, FACT, MAX, MEAN, Claim
-from .facts import CausalHeads
+from .facts import CausalHeads, best_head
 from .measures import SHARE, last_row
+from .reads import TOP, rank_of, split
 from .sentences import GQA
 
-__all__ = ["CLEAR", "SINK_HEADS", "LAST", "LAST_LAYERS", "ENDS", "MIDDLE", "CLAIMS"]
+__all__ = [
+    "CLEAR",
+    "SINK_HEADS",
+    "LAST",
+    "LAST_LAYERS",
+    "ENDS",
+    "MIDDLE",
+    "WORD",
+    "WEAK_RANK",
+    "CLAIMS",
+]
 
 #: The last token gives at least this share of its attention to the first, on average over heads.
 LAST = 0.4
@@ -27,6 +38,11 @@ MIDDLE = 0.05
 
 #: With RoPE, reversing the tokens changes some pair's first-layer score by more than this.
 CLEAR = 0.5
+#: In the last layers some single head gives more than this to one word between the ends.
+WORD = 0.1
+#: The copying test: on median the attended token ranks beyond this in a head's direct logits.
+WEAK_RANK = 5000
+
 #: More heads than this (a third of 270) park more than half of their weight on the first token.
 SINK_HEADS = 90
 
@@ -57,7 +73,7 @@ def _cat_row(r: CausalHeads) -> np.ndarray:
     return r.run("repeat").attentions[(*r.induction_head, q)][: q + 1]
 
 
-CLAIMS: tuple[Claim[CausalHeads], ...] = (
+_BASE: tuple[Claim[CausalHeads], ...] = (
     Claim(
         "causal_heads.gqa_sizes",
         "the exam's head counts (GQA) are the model file's own",
@@ -183,3 +199,124 @@ CLAIMS: tuple[Claim[CausalHeads], ...] = (
         sentence="gets less than {{ causal_heads.middle }}",
     ),
 )
+
+
+def _early(r: CausalHeads) -> list[int]:
+    """The sentences' first layers where the final guess ranks first, by the logit lens."""
+    return [lens.first_top for lens in r.reads.lens]
+
+
+def _splits(r: CausalHeads, layers: int | None) -> list[np.ndarray]:
+    return [split(rd, layers) for rd in r.reads.reads]
+
+
+def _word(r: CausalHeads) -> float:
+    """The most one head of the last layers gives one token between the first and the last."""
+    return max(float(rd.weights[-LAST_LAYERS:, :, 1:-1].max()) for rd in r.reads.reads)
+
+
+def _prefix_tops(r: CausalHeads) -> list[tuple[int, int]]:
+    """Each seed's strongest prefix-matching head."""
+    return [best_head(p) for p in r.reads.prefix]
+
+
+_READS: tuple[Claim[CausalHeads], ...] = (
+    Claim(
+        "causal_heads.lens_early",
+        "in two of the sentences, the logit lens ranks the final guess first at a layer below the "
+        "last LAST_LAYERS, and at more than half of the layers",
+        lambda r: (
+            sum(
+                lens.first_top <= r.n_layer - LAST_LAYERS and 2 * lens.n_top > r.n_layer
+                for lens in r.reads.lens
+            )
+            == 2
+        ),
+        measure=lambda r: [(lens.first_top, lens.n_top) for lens in r.reads.lens],
+        quantifier=FACT,
+        sentence="the final guess already ranks first at layer",
+    ),
+    Claim(
+        "causal_heads.lens_late",
+        "in the remaining sentence the final guess ranks first only within the last LAST_LAYERS layers",
+        lambda r: sorted(_early(r))[-1] > r.n_layer - LAST_LAYERS,
+        measure=_early,
+        quantifier=FACT,
+        sentence="it ranks first only from layer",
+    ),
+    Claim(
+        "causal_heads.norm_first_less",
+        "in every sentence, on average over the heads, the first token's share of the weighted "
+        "values' norm is smaller than its share of the weight",
+        lambda r: all(s[1, 0] < s[0, 0] for s in _splits(r, None)),
+        measure=lambda r: [s[:, 0] for s in _splits(r, None)],
+        quantifier=MEAN,
+        sentence="the first token takes between",
+    ),
+    Claim(
+        "causal_heads.norm_middle_more",
+        "in every sentence, on average over the heads, the tokens in between take a larger share "
+        "of the norm than of the weight",
+        lambda r: all(s[1, 1] > s[0, 1] for s in _splits(r, None)),
+        measure=lambda r: [s[:, 1] for s in _splits(r, None)],
+        quantifier=MEAN,
+        sentence="Over the same heads, the tokens in between take",
+    ),
+    Claim(
+        "causal_heads.last_middle_norm",
+        "in every sentence, on average over the heads of the last LAST_LAYERS layers, the tokens "
+        "in between take a larger share of the norm than of the weight",
+        lambda r: all(s[1, 1] > s[0, 1] for s in _splits(r, LAST_LAYERS)),
+        measure=lambda r: [s[:, 1] for s in _splits(r, LAST_LAYERS)],
+        quantifier=MEAN,
+        sentence="on average the tokens in between take",
+    ),
+    Claim(
+        "causal_heads.single_head_word",
+        "in the last LAST_LAYERS layers, some head gives more than WORD of the last token's weight "
+        "to one word between the first and the last",
+        lambda r: _word(r) > WORD,
+        measure=_word,
+        quantifier=MAX,
+        sentence="a single head gives up to",
+    ),
+    Claim(
+        "causal_heads.olsson_same_top",
+        "on every seed's random sequence, the same head has the largest prefix-matching score",
+        lambda r: len(set(_prefix_tops(r))) == 1,
+        measure=_prefix_tops,
+        quantifier=EVERY,
+        sentence="the strongest on every seed",
+    ),
+    Claim(
+        "causal_heads.olsson_not_the_sentence_head",
+        "the head with the largest induction score on the sentence is not the strongest "
+        "prefix-matching head on random tokens",
+        lambda r: rank_of(r.reads.prefix_mean, r.induction_head) > 1,
+        measure=lambda r: rank_of(r.reads.prefix_mean, r.induction_head),
+        quantifier=FACT,
+        sentence="ranks {{ causal_heads.olsson_page_rank }} there",
+    ),
+    Claim(
+        "causal_heads.copying_positive",
+        "on average over the random sequences' second halves, each of the TOP strongest "
+        "prefix-matching heads raises the attended token's logit above the vocabulary's mean",
+        lambda r: (
+            len(r.reads.copying) == TOP and all(c.raise_ > 0 for c in r.reads.copying)
+        ),
+        measure=lambda r: [c.raise_ for c in r.reads.copying],
+        quantifier=MEAN,
+        sentence="above the vocabulary's mean on average",
+    ),
+    Claim(
+        "causal_heads.copying_weak",
+        "for every one of those heads, the attended token's median rank among the head's direct "
+        "logits is beyond WEAK_RANK",
+        lambda r: all(c.median_rank > WEAK_RANK for c in r.reads.copying),
+        measure=lambda r: [c.median_rank for c in r.reads.copying],
+        quantifier=EVERY,
+        sentence="ranks beyond {{ causal_heads.weak_rank }}",
+    ),
+)
+
+CLAIMS: tuple[Claim[CausalHeads], ...] = (*_BASE, *_READS)

@@ -3,7 +3,8 @@
 :func:`facts` runs every sentence of :data:`.sentences.SENTENCES` through the package's own
 forward pass (:mod:`attention_workshop.causal`, float32, whose sums run in a fixed order, so
 the digits are the same on any machine), scores every head (:mod:`.measures`), and measures
-what RoPE does to the first layer's scores (:mod:`.position`).
+what RoPE does to the first layer's scores (:mod:`.position`), and what the heads read
+(:mod:`.reads`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from ...causal import NextToken, SmolLM, load_smollm
 from .measures import first_score, induction_pairs, induction_score, previous_score
 from .position import Position, position
+from .reads import CausalReads, measure_reads
 from .sentences import PHRASE, REPEAT, SENTENCES, Sentence
 from .seven import HeadSteps, head_steps
 
@@ -61,6 +63,7 @@ class CausalHeads:
         induction_head: the head with the largest induction score.
         cat: the second "cat"'s position, and the position of the word after the first one.
         position: what RoPE does to the first layer's scores.
+        reads: the logit lens, weight beside norm, prefix matching and copying (:mod:`.reads`).
     """
 
     n_layer: int
@@ -76,6 +79,7 @@ class CausalHeads:
     induction_head: Head
     cat: tuple[int, int]
     position: Position
+    reads: CausalReads
 
     def run(self, key: str) -> Run:
         """One sentence's run, by key; a ``KeyError`` lists the keys."""
@@ -132,6 +136,7 @@ def measure_all(model: SmolLM) -> CausalHeads:
         best_head(induction),
         _cat(repeat.tokens),
         position(model, repeat.sentence.text),
+        measure_reads(model),
     )
 
 
