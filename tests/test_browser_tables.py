@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from .test_browser_figures import EAGER
 from .test_browser_pages import _EVERY_TAB, PHONE, _pages
 
 pytestmark = pytest.mark.browser
@@ -205,6 +206,8 @@ def scroller_problems(page) -> tuple[list[dict], list[str]]:
     page.evaluate(
         "document.querySelectorAll('details').forEach(d => { d.open = true; })"
     )
+    page.evaluate(EAGER)  # every figure loaded, as it is once a reader scrolls to it
+    page.wait_for_load_state("networkidle")
     page.wait_for_timeout(150)  # the boxes are looked at again (assets/tables.js)
     found = page.evaluate(SCROLLER_PROBLEMS)
     return found, [

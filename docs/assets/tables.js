@@ -71,6 +71,11 @@
     });
   };
   new MutationObserver(soon).observe(document.body, { childList: true, subtree: true });
+  // An image that loads (figures load lazily) may widen its box's content without resizing either.
+  document.addEventListener("load", (e) => {
+    const box = e.target instanceof HTMLImageElement ? e.target.closest(".workshop-figure-scroll") : null;
+    if (box && seen.has(box)) update(box);
+  }, true);
   // A box may start to scroll at a narrower width (a grid scrolls on a phone only): look again.
   addEventListener("resize", () => { looked = new WeakSet(); soon(); }, { passive: true });
   watch();
