@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    from workshop_site import colour_words  # imported at each page: the build's fresh package
+    # imported at each page: the build's fresh package
+    from workshop_site import colour_words
 
     assets = Path(config.docs_dir) / "assets"
     for message in colour_words.problems(page.file.src_uri, output, assets):
