@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from .test_browser_figures import EAGER
 from .test_browser_pages import _EVERY_TAB, PHONE, _pages
 
 pytestmark = pytest.mark.browser
@@ -171,3 +172,84 @@ def test_the_downloads_fit_two_phone_screens(browser, site_url):
     assert unfolded > DOWNLOADS_MAX_PX, (
         f"unfolded: {unfolded:.0f} px, the check cannot fail"
     )
+
+
+# --------------------------------------------------------------------------- every box that scrolls
+
+#: Every element of the page's article that scrolls sideways (overflow-x auto or scroll, content wider
+#: than the box), whatever made it (a table, a grid of heads, code, a figure, an explorer): what it is
+#: and whether it shows its "scroll" cue.
+SCROLLER_PROBLEMS = """async () => {
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const out = [];
+  for (const el of document.querySelectorAll('article *')) {
+    if (el.offsetParent === null && getComputedStyle(el).position !== 'fixed') continue;
+    const x = getComputedStyle(el).overflowX;
+    if (!(x === 'auto' || x === 'scroll') || el.scrollWidth - el.clientWidth <= 1) continue;
+    const label = el.getAttribute('aria-label');
+    const name = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`
+      + (label ? ` "${label.slice(0, 60)}"` : '');
+    const cue = getComputedStyle(el, '::before');
+    const shown = /scroll/.test(cue.content) && cue.display !== 'none' && parseFloat(cue.height) >= 8;
+    const r = el.getBoundingClientRect();
+    out.push({name, table: !!el.querySelector('table'), shown, over: el.scrollWidth - el.clientWidth,
+              visible: r.width > 0 && r.right <= innerWidth + 1});
+  }
+  return out;
+}"""
+
+
+def scroller_problems(page) -> tuple[list[dict], list[str]]:
+    """``(every box of the open page that scrolls sideways, those without their cue)``, every tab and
+    reveal shown."""
+    page.add_style_tag(content=_EVERY_TAB)
+    page.evaluate(
+        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+    )
+    page.evaluate(EAGER)  # every figure loaded, as it is once a reader scrolls to it
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(150)  # the boxes are looked at again (assets/tables.js)
+    found = page.evaluate(SCROLLER_PROBLEMS)
+    return found, [
+        f"{b['name']} ({b['over']} px more): no scroll cue"
+        for b in found
+        if not b["shown"]
+    ]
+
+
+def test_every_box_that_scrolls_shows_that_it_scrolls(browser, site_url, built_site):
+    """At 375 px, on every page: every box whose content is wider than it, table or not, shows
+    "scroll →" (issue 31, point 4). Real heads' grid of heads is one of them."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    problems, boxes = [], []
+    for url in _pages(built_site):
+        page.goto(site_url + url, wait_until="networkidle")
+        if url == "inside-the-model/":
+            page.wait_for_selector("#inside-explorer[data-ready]", state="attached")
+        found, missing = scroller_problems(page)
+        boxes += [(url, b) for b in found]
+        problems += [f"{url or 'home'}: {p}" for p in missing]
+    context.close()
+    assert any(not b["table"] for _, b in boxes), (
+        "no box but tables scrolls: the check looks at tables only"
+    )
+    assert any(u == "real-heads/" and "rh-grid" in b["name"] for u, b in boxes), (
+        "Real heads' grid does not scroll"
+    )
+    assert not problems, "\n".join(problems)
+
+
+def test_a_box_without_its_cue_fails(browser, site_url):
+    """Real heads' grid of heads on a phone passes as built, and fails once tables.js leaves it unmarked."""
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(site_url + "real-heads/", wait_until="networkidle")
+    _, as_built = scroller_problems(page)
+    page.add_style_tag(
+        content=".md-typeset .rh-grid[data-scroll]::before { content: none !important; }"
+    )
+    _, broken = scroller_problems(page)
+    context.close()
+    assert as_built == [], as_built
+    assert any("rh-grid" in p for p in broken), broken

@@ -1,7 +1,8 @@
 from workshop_site.causal_md import induction_figure
 
 caption = (
-    "Every head's induction score on the repeated sentence. A darker cell gives "
-    "more weight to the token after the first copy."
+    "Every head's induction score on the repeated sentence. The stronger a cell's colour "
+    "(darker in the light scheme, lighter in the dark scheme), the more weight the head gives "
+    "to the token after the first copy."
 )
 print(induction_figure(caption))
