@@ -111,6 +111,7 @@ def _copies(f: RealHeads) -> dict[str, str]:
 
 def _browser(f: RealHeads) -> dict[str, str]:
     """The run box: the model file's size and type, and what float16 costs in accuracy."""
+    from attention_workshop.causal import SmolLM
     from attention_workshop.trained import MiniLM, browser
 
     size = len(browser.weights_file())
@@ -120,6 +121,7 @@ def _browser(f: RealHeads) -> dict[str, str]:
         "half_bound": fmt.num(rh.HALF_BOUND, 3),
         "half_gap": fmt.fixed(max(rh.half_gaps(f)), 4),
         "max_tokens": str(MiniLM.MAX_TOKENS),
+        "smollm_max_tokens": str(SmolLM.MAX_TOKENS),
     }
 
 

@@ -106,6 +106,8 @@ class RunBox {
       this.progress.hidden = false;
       this.progress.value = m.got;
       this.status.textContent = `Downloading the model: ${MB(m.got)} of ${MB(m.total)} MB`;
+    } else if (m.type === "arrived") {
+      this.root.dataset.arrived = String(performance.now()); // the weights are here: the clock of the 2 s target
     } else if (m.type === "loaded") {
       this.progress.hidden = true;
       this.status.textContent = m.cached ? "The model came from this browser's cache. Running…" : "Model downloaded. Running…";
@@ -118,6 +120,7 @@ class RunBox {
 
   /** The grid and the first head large, in the page's scheme, with their downloads. */
   draw(text, m) {
+    this.last = [text, m];
     const scheme = document.body.dataset.mdColorScheme === "slate" ? "dark" : "light";
     this.urls.forEach((u) => URL.revokeObjectURL(u));
     const links = [
@@ -145,6 +148,7 @@ class RunBox {
       h("p", { class: "mm-downloads" }, links.flatMap((a, i) => (i ? [" · ", a] : [a]))),
     );
     this.out.dataset.csv = links[2].href;
+    this.root.dataset.drawn = String(performance.now());
     this.status.textContent = `Done: ${m.tokens.length} tokens, every head computed in this browser in ${Math.round(m.ms)} ms.`;
     this.button.disabled = false;
     this.root.removeAttribute("aria-busy");
@@ -153,4 +157,10 @@ class RunBox {
 }
 
 const root = document.getElementById("minilm-run");
-if (root) new RunBox(root).build();
+if (root) {
+  const box = new RunBox(root);
+  box.build();
+  // Material switches the scheme on <body>: redraw the figures in the new colours.
+  new MutationObserver(() => box.last && box.draw(...box.last))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-md-color-scheme"] });
+}

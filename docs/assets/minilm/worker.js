@@ -2,7 +2,7 @@
  * then tokenizes and runs each sentence with minilm.js, so that the page stays responsive.
  *
  * Messages in:  {type: "run", url, bytes, text}
- * Messages out: {type: "progress", got, total}, {type: "loaded", cached}, {type: "tokens", tokens},
+ * Messages out: {type: "progress", got, total}, {type: "arrived"}, {type: "loaded", cached}, {type: "tokens", tokens},
  *               {type: "done", tokens, ids, attentions, ms}, {type: "error", message, retry}
  * Nothing is sent anywhere: the one request is the model file, from the site itself.
  */
@@ -72,6 +72,7 @@ onmessage = async (e) => {
   try {
     if (!model) {
       const [buf, cached] = await download(url, bytes);
+      postMessage({ type: "arrived" });
       try {
         model = loadModel(buf);
       } catch (err) {
