@@ -24,7 +24,7 @@ pytestmark = pytest.mark.browser
 
 PAGE = "real-heads/"
 #: A sentence none of the page's sentences is, 12 tokens with [CLS] and [SEP].
-SENTENCE = "Grandma hid the spare key under a blue flowerpot."
+SENTENCE = "Grandma hid the spare key under a flowerpot."
 #: Where the screenshots go (make them with SHOTS=folder; none are written otherwise).
 SHOTS = os.environ.get("SHOTS")
 
