@@ -136,15 +136,16 @@ class RunBox {
       download(headCsv(m.tokens, w), "text/csv", "my-sentence-head.csv", `${name} CSV`),
     );
     this.urls = links.map((a) => a.href);
-    const figure = (svg) => {
-      const div = h("div", { class: "mm-figure" });
+    // the grid fits the column; the large head keeps its size and scrolls (by keyboard too)
+    const figure = (svg, cls, label) => {
+      const div = h("div", { class: `mm-figure ${cls}`, tabindex: "0", role: "region", "aria-label": label });
       div.innerHTML = svg; // our own SVG text: every token and the sentence escaped (figures.js esc)
       return div;
     };
     this.out.replaceChildren(
       h("p", { class: "mm-tokens", text: `${m.tokens.length} tokens: ${m.tokens.join(" ")}` }),
-      figure(gridSvg(text, m.attentions, scheme)),
-      figure(headSvg(m.tokens, w, `${name}: "${text}"`, scheme)),
+      figure(gridSvg(text, m.attentions, scheme), "mm-grid", "All heads on your sentence"),
+      figure(headSvg(m.tokens, w, `${name}: "${text}"`, scheme), "mm-head", `${name} on your sentence, every weight`),
       h("p", { class: "mm-downloads" }, links.flatMap((a, i) => (i ? [" · ", a] : [a]))),
     );
     this.out.dataset.csv = links[2].href;
