@@ -63,7 +63,9 @@ def test_a_new_sentence_is_run_in_the_browser_and_equals_the_package(
 ):
     page, log = page_and_log
     open_box(page, site_url)
-    assert page.text_content(".mm-size").count("MB") == 1  # the size said before any download
+    assert (
+        page.text_content(".mm-size").count("MB") == 1
+    )  # the size said before any download
     assert run(page, SENTENCE) == ""
     assert SENTENCE not in {s.text for s in rh.SENTENCES}
     tokens, got = grid_csv(page)
@@ -73,7 +75,8 @@ def test_a_new_sentence_is_run_in_the_browser_and_equals_the_package(
     full = load_minilm(np.float32)(SENTENCE).attentions
     assert np.abs(got - full).max() <= rh.HALF_BOUND
     arrived, drawn = (
-        float(page.get_attribute("#minilm-run", f"data-{k}")) for k in ("arrived", "drawn")
+        float(page.get_attribute("#minilm-run", f"data-{k}"))
+        for k in ("arrived", "drawn")
     )
     assert drawn - arrived < 2000, f"the first figure took {drawn - arrived:.0f} ms"
     assert page.locator(".mm-figure svg").count() == 2
@@ -96,7 +99,7 @@ def test_a_new_sentence_is_run_in_the_browser_and_equals_the_package(
     ],
 )
 def test_bad_input_gets_one_line(page_and_log, site_url, text, says):
-    page, log = page_and_log
+    page, _ = page_and_log
     open_box(page, site_url)
     error = run(page, text)
     if says is None:
@@ -109,7 +112,7 @@ def test_bad_input_gets_one_line(page_and_log, site_url, text, says):
 
 @pytest.mark.parametrize("how", ["fails", "cut short"])
 def test_a_failed_download_is_said_and_run_again(page_and_log, site_url, how):
-    page, log = page_and_log
+    page, _ = page_and_log
     open_box(page, site_url)
 
     def broken(route):

@@ -209,8 +209,7 @@ def minilm_cases(folder: Path) -> dict:
     """docs/assets/minilm/minilm.js's expected values: the model file as the build writes it, the
     corpus's tokens from `tokenizers`, and the package's attentions over the file's float16 weights
     (float64) and over the full float32 weights, with the bound the page states between them."""
-    from attention_workshop.trained import load_minilm
-    from attention_workshop.trained import browser
+    from attention_workshop.trained import browser, load_minilm
 
     path = f"generated/minilm/{browser.FILE_NAME}"
     (folder / path).parent.mkdir(parents=True, exist_ok=True)

@@ -7,6 +7,7 @@ standard's categories for characters every version agrees on.
 
 from __future__ import annotations
 
+import itertools
 import json
 import struct
 
@@ -14,8 +15,7 @@ import numpy as np
 import pytest
 
 from attention_workshop.chapters import real_heads as rh
-from attention_workshop.trained import load_minilm, model_folder
-from attention_workshop.trained import browser
+from attention_workshop.trained import browser, load_minilm, model_folder
 
 
 def parse(data: bytes) -> tuple[dict, bytes]:
@@ -38,7 +38,9 @@ def test_every_float_tensor_is_the_wheels_rounded_to_float16(file):
     shipped = load_file(model_folder() / "model.safetensors")
     names = [t["name"] for t in head["tensors"]]
     assert names == sorted(
-        n for n, w in shipped.items() if w.dtype.kind == "f" and not n.startswith("pooler.")
+        n
+        for n, w in shipped.items()
+        if w.dtype.kind == "f" and not n.startswith("pooler.")
     )
     end = 0
     for t in head["tensors"]:
@@ -78,7 +80,7 @@ def test_the_unicode_tables_are_tokenizers_own(file):
     # assigned after tokenizers' tables were made: tokenizers reads them as plain letters
     assert not has(u["punct"], "\u2e5d") and not has(u["removed"], "\u0891")
     for runs in u.values():
-        assert all(a <= b < c for (a, b), (c, _) in zip(runs, runs[1:]))
+        assert all(a <= b < c for (a, b), (c, _) in itertools.pairwise(runs))
 
 
 def test_the_file_is_the_same_bytes_every_time():

@@ -10,9 +10,8 @@ from __future__ import annotations
 import html
 
 from ..chapters import real_heads as rh
-from ..trained import MiniLM
-from ..trained import browser
 from ..chapters.real_heads import Head, Heads
+from ..trained import MiniLM, browser
 from . import fmt
 from .figures import dark_name, open_full_size
 from .real_heads_page import (

@@ -115,7 +115,10 @@ def unicode_tables() -> dict[str, list[list[int]]]:
     cps = [c for c in range(1, 0x110000) if not 0xD800 <= c <= 0xDFFF and c != 0x78]
     probe = "".join("x" + chr(c) for c in cps) + "x"  # each code point between two x's
     clean = normalizers.BertNormalizer(
-        clean_text=True, handle_chinese_chars=False, strip_accents=False, lowercase=False
+        clean_text=True,
+        handle_chinese_chars=False,
+        strip_accents=False,
+        lowercase=False,
     ).normalize_str(probe)
     cleaned = clean.split("x")[1:-1]
     stripped = normalizers.StripAccents().normalize_str(probe).split("x")[1:-1]
