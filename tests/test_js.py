@@ -33,6 +33,7 @@ from attention_workshop.experiment import real_heads_page
 from workshop_site import causal_page, exam_page, inside_page
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
+from .minilm_corpus import CORPUS
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The environment variable that names the folder of data for the Node tests.
@@ -196,6 +197,46 @@ def causal_cases() -> tuple[dict, dict[str, str]]:
     return {"views": views, "levels": levels}, files
 
 
+#: Sentences the browser's forward pass is checked on (none of them a sentence the site builds).
+MINILM_PASSES = (
+    "A heron waited by the cold river at dawn.",
+    "Ok",
+    "Der Bäcker öffnet um 6:30, nicht später!",
+)
+
+
+def minilm_cases(folder: Path) -> dict:
+    """docs/assets/minilm/minilm.js's expected values: the model file as the build writes it, the
+    corpus's tokens from `tokenizers`, and the package's attentions over the file's float16 weights
+    (float64) and over the full float32 weights, with the bound the page states between them."""
+    from attention_workshop.trained import browser, load_minilm
+
+    path = f"generated/minilm/{browser.FILE_NAME}"
+    (folder / path).parent.mkdir(parents=True, exist_ok=True)
+    (folder / path).write_bytes(browser.weights_file())
+    full, half = load_minilm(np.float32), browser.half_model()
+    corpus = [
+        {"text": t, "tokens": e.tokens, "ids": e.ids}
+        for t, e in ((t, full.tokenizer.encode(t)) for t in CORPUS)
+    ]
+    passes = [
+        {
+            "text": t,
+            "ids": half(t).ids.tolist(),
+            "tokens": list(half(t).tokens),
+            "half": half(t).attentions.tolist(),
+            "full": full(t).attentions.astype(np.float64).tolist(),
+        }
+        for t in MINILM_PASSES
+    ]
+    return {
+        "file": path,
+        "corpus": corpus,
+        "passes": passes,
+        "bound": real_heads.HALF_BOUND,
+    }
+
+
 def write_js_data(folder: Path) -> None:
     """The site's JSON files (at their paths in the site) and cases.json, into ``folder``."""
     causal, causal_files = causal_cases()
@@ -214,6 +255,7 @@ def write_js_data(folder: Path) -> None:
         "exam": exam_cases(),
         "real_heads": real_heads_cases(),
         "causal": causal,
+        "minilm": minilm_cases(folder),
     }
     (folder / "cases.json").write_text(
         json.dumps(cases, ensure_ascii=False), encoding="utf-8"

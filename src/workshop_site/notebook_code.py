@@ -44,8 +44,8 @@ NOTEBOOK = "attention_workshop.experiment.notebook"
 PAGE_WRITERS = re.compile(
     r"workshop_site(\..+)?|attention_workshop\.experiment\.(md_tables|real_heads_md)"
 )
-#: Exec fences only the site's page can use: the grid explorer needs the page's script.
-PAGE_ONLY_FENCES = frozenset({"rh-explorer"})
+#: Exec fences only the site's page can use: the grid explorer and the run box need the page's scripts.
+PAGE_ONLY_FENCES = frozenset({"rh-explorer", "rh-run"})
 #: What no notebook cell may import: the site's build and what builds it.
 SITE_ONLY = ("workshop_site", "hooks", "mkdocs", "markdown_exec", "pymdownx")
 

@@ -109,7 +109,23 @@ def _copies(f: RealHeads) -> dict[str, str]:
     }
 
 
+def _browser(f: RealHeads) -> dict[str, str]:
+    """The run box: the model file's size and type, and what float16 costs in accuracy."""
+    from attention_workshop.causal import SmolLM
+    from attention_workshop.trained import MiniLM, browser
+
+    size = len(browser.weights_file())
+    return {
+        "file_mb": fmt.fixed(size / 1e6, 1),
+        "file_dtype": browser.DTYPE,
+        "half_bound": fmt.num(rh.HALF_BOUND, 3),
+        "half_gap": fmt.fixed(max(rh.half_gaps(f)), 4),
+        "max_tokens": str(MiniLM.MAX_TOKENS),
+        "smollm_max_tokens": str(SmolLM.MAX_TOKENS),
+    }
+
+
 def values(f: RealHeads | None = None) -> dict[str, str]:
     """Every value the page quotes, by name (without the ``real_heads.`` prefix)."""
     f = facts() if f is None else f
-    return {**_heads(f), **_bank(f), **_it(f), **_copies(f)}
+    return {**_heads(f), **_bank(f), **_it(f), **_copies(f), **_browser(f)}

