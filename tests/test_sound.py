@@ -243,6 +243,8 @@ READS = """
 ```python exec="1" id="sound-reads"
 --8<-- "sound/reads.py"
 ```
+
+--8<-- "docs/assets/sound-note.txt"
 """
 # MkDocs' livereload puts one script before a served page's last </body>; nothing else differs
 _LIVERELOAD = re.compile(
@@ -260,6 +262,8 @@ def _before_serve(project: Path) -> None:
     """A snippet of Module 3 that reads a data file (no page includes the file itself)."""
     folder = project / "snippets" / "sound"
     (folder / "data.txt").write_text("Data as it was.\n")
+    # an include of a file outside snippets/ (pymdownx.snippets' base_path has "." too)
+    (project / "docs" / "assets" / "sound-note.txt").write_text("A note as it was.\n")
     (folder / "reads.py").write_text(
         "from pathlib import Path\n\n"
         'print(Path("snippets/sound/data.txt").read_text(encoding="utf-8").strip())\n'
@@ -284,6 +288,27 @@ def _edit_for_reuse(project: Path) -> None:
     )
     css = project / "docs" / "assets" / "inside" / "inside.css"
     css.write_text(css.read_text() + "\n/* edited by the soundness test */\n")
+
+
+def _edit_again(project: Path, cache: Path) -> None:
+    """Edits that leave the code alone, so the other pages' kept renders are used: prose, a D2
+    diagram, a widget's CSS, a same-size edit with the old date of an include outside snippets/;
+    and one byte flipped in every other kept page (the others may be used)."""
+    page = project / "docs" / "module-1.md"
+    page.write_text(
+        page.read_text() + "\nA second sentence the soundness test added.\n"
+    )
+    _replace(project / "docs" / "diagrams" / "path.d2", "none learned", "none trained")
+    css = project / "docs" / "assets" / "inside" / "inside.css"
+    css.write_text(css.read_text() + "\n/* edited again */\n")
+    note = project / "docs" / "assets" / "sound-note.txt"
+    _replace(note, "A note as it was.", "A note as it WAS.", same_date=True)
+    kept = sorted((cache / "page").glob("*.pickle"))
+    assert kept, "no page was kept"
+    for entry in kept[::2]:
+        data = bytearray(entry.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        entry.write_bytes(bytes(data))
 
 
 def _serve(project: Path, tmp: Path, port: int, env: dict[str, str]):
@@ -398,6 +423,21 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
             in (fresh / "module-1" / "index.html").read_text()
         )
         _assert_served_is_fresh(tmp_path, base, fresh)
+        # the code unchanged: pages are reused, each only if nothing it read changed
+        since = (tmp_path / "serve.log").stat().st_size
+        _edit_again(project, tmp_path / "cache")
+        text = _settled(tmp_path / "serve.log", since, proc)
+        assert _FAILED not in text, text[-3000:]
+        assert "computed again: page/" in text, text[-3000:]
+        again = tmp_path / "fresh-again"
+        build_site(
+            again, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
+        )
+        m1 = (again / "module-1" / "index.html").read_text()
+        m3 = (again / "module-3" / "index.html").read_text()
+        assert "A note as it WAS." in m3 and "A second sentence" in m1
+        assert "none trained" in (again / "final-exam" / "index.html").read_text()
+        _assert_served_is_fresh(tmp_path, base, again)
     finally:
         proc.terminate()
         try:
