@@ -34,9 +34,20 @@ class _Warnings(logging.Handler):
         self.count += 1
 
 
-def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
-    _SITE.clear()
+def _stop() -> None:
+    """No recording and no warning counter left on (a render that raised left them)."""
+    warnings = _RENDERING.pop("warnings", None)
+    for name in ("", "mkdocs"):
+        if warnings is not None:
+            logging.getLogger(name).removeHandler(warnings)
     _RENDERING.clear()
+    if _SITE:
+        common.page_cache().recorder().seen = None
+
+
+def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
+    _stop()
+    _SITE.clear()
     reuse = common.page_cache()
     if reuse.usable():
         reuse.recorder()
@@ -52,7 +63,7 @@ def _problems(src: str) -> int:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
-    _RENDERING.clear()
+    _stop()
     reuse = common.page_cache()
     if not _SITE or not reuse.reusable(markdown):
         return markdown
