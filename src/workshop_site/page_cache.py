@@ -82,10 +82,11 @@ def recorder() -> Reads:
     """The process's one recorder (the package is imported afresh at every build)."""
     box: dict[str, Any] = {"reads": None}
     sys.audit(_ADOPT, box)
-    if box["reads"] is None:
-        box["reads"] = Reads()
-        sys.addaudithook(box["reads"])
-    return box["reads"]
+    found: Reads | None = box["reads"]
+    if found is None:
+        found = Reads()
+        sys.addaudithook(found)
+    return found
 
 
 def snapshot(kind: str, where: str) -> str | None:
