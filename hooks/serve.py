@@ -12,6 +12,12 @@
   ``sys.modules``), griffe's ``_dataclass_parameters``, mkdocstrings-python's
   ``_test_existing_template``. tests/test_faults.py imports each by name from the pinned
   versions and checks it is empty after a build: it fails when a library changes underneath.
+- A hook edited under ``mkdocs serve`` is run as it is now. MkDocs 1.6 loads each hook once per
+  process (``Hooks._load_hook`` is an ``lru_cache`` on the config schema's option, which every
+  ``load_config`` shares), so a rebuild ran the hook files of the first build: an edit to one
+  showed only after a restart (tests/test_sound.py's serve test found it: 11 served pages differed
+  from ``FRESH=1``). Before each rebuild, :func:`forget_hooks` clears that cache (the same
+  exception as above, listed in ``CACHED_FUNCTIONS``) and drops the modules of ``hooks/``.
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ CACHED_FUNCTIONS = (
     ("markdown_exec._internal.rendering", "_register_headings_processors"),
     ("griffe._internal.extensions.dataclasses", "_dataclass_parameters"),
     ("mkdocstrings_handlers.python._internal.rendering", "_test_existing_template"),
+    ("mkdocs.config.config_options", "Hooks._load_hook"),
 )
+HOOKS = Path(__file__).resolve().parent
 CACHED_DICTS = (
     ("markdown_exec._internal.formatters.python", "_code_blocks"),
     ("markdown_exec._internal.formatters.python", "_sessions_globals"),
@@ -48,9 +56,12 @@ _ERROR: list[str] = []  # the error of the build that failed last (on_build_erro
 def _attribute(module: str, name: str) -> Any:
     """``module.name``, or None when the module is not installed or no longer has it."""
     try:
-        return getattr(importlib.import_module(module), name, None)
+        found: Any = importlib.import_module(module)
     except ImportError:
         return None
+    for part in name.split("."):  # a class's attribute: "Hooks._load_hook"
+        found = getattr(found, part, None)
+    return found
 
 
 def clear_caches() -> None:
@@ -72,6 +83,15 @@ def clear_caches() -> None:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     clear_caches()
     return config
+
+
+def forget_hooks() -> None:
+    """The next ``load_config`` runs every hook's file again, and the helpers they import."""
+    clear_caches()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if file and Path(file).resolve().parent == HOOKS:
+            del sys.modules[name]
 
 
 def on_build_error(error: Exception) -> None:
@@ -99,11 +119,13 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
     build, site_dir = builder, Path(config.site_dir)
 
     def build_or_show_error() -> None:
-        _ERROR.clear()
+        forget_hooks()
         try:
             build()
         except Exception as err:
-            message = _ERROR[0] if _ERROR else f"{type(err).__name__}: {err}"
+            # this build's own copy of this hook (loaded again) kept the error
+            errors = getattr(sys.modules.get(__name__), "_ERROR", [])
+            message = errors[0] if errors else f"{type(err).__name__}: {err}"
             log.error(
                 "The build failed; every page shows why until a save fixes it:\n%s",
                 message,

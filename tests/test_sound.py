@@ -13,6 +13,11 @@ built with the cache and with ``FRESH=1``: the two sites must be identical. Last
 flipped in every entry of every kind of the cache, and a build with the cache must again be the
 ``FRESH=1`` site, its log naming each kind's damaged entries. Three full builds in all (issue
 20 point 7: four before, the first a build of the unedited copy, which the session's build is).
+
+The same edits are then made inside a running ``mkdocs serve`` (issue 28 point 4), with the kinds a
+reused page would miss (a file another page's snippet reads, a nav title, a D2 diagram, a widget's
+CSS; the environment differs from the session's build), and every file it serves must be the
+``FRESH=1`` build's. It found that serve never ran an edited hook (hooks/serve.py now reloads them).
 """
 
 from __future__ import annotations
@@ -228,3 +233,216 @@ def test_a_cached_build_after_every_kind_of_edit_is_the_fresh_build(
     for kind in used:
         assert f"computed again: {kind.name}/" in damaged, (kind.name, damaged[-3000:])
     _assert_same(tmp_path / "damaged", fresh, "after a byte of every entry flipped")
+
+
+# ---------------------------------------------------------------- the same, under mkdocs serve
+# Issue 28 point 4: every edit above is made again inside a running ``mkdocs serve``, with the
+# kinds a page's kept render would make dangerous, and each served file must be the same file of
+# a ``FRESH=1`` build of the edited tree (its site_url is serve's own address, as serve sets it).
+READS = """
+```python exec="1" id="sound-reads"
+--8<-- "sound/reads.py"
+```
+
+--8<-- "docs/assets/sound-note.txt"
+"""
+# MkDocs' livereload puts one script before a served page's last </body>; nothing else differs
+_LIVERELOAD = re.compile(
+    rb"<script>\nvar livereload = function\(epoch, requestId\) \{.*?</script>(?=</body>)",
+    re.S,
+)
+_STARTED, _BUILT, _FAILED = (
+    "Building documentation...",
+    "Documentation built in",
+    "The build failed",
+)
+
+
+def _before_serve(project: Path) -> None:
+    """A snippet of Module 3 that reads a data file (no page includes the file itself)."""
+    folder = project / "snippets" / "sound"
+    (folder / "data.txt").write_text("Data as it was.\n")
+    # an include of a file outside snippets/ (pymdownx.snippets' base_path has "." too)
+    (project / "docs" / "assets" / "sound-note.txt").write_text("A note as it was.\n")
+    (folder / "reads.py").write_text(
+        "from pathlib import Path\n\n"
+        'print(Path("snippets/sound/data.txt").read_text(encoding="utf-8").strip())\n'
+    )
+    page = project / "docs" / "module-3.md"
+    page.write_text(page.read_text(encoding="utf-8") + READS, encoding="utf-8")
+
+
+def _edit_for_reuse(project: Path) -> None:
+    """The kinds of edit a reused page would miss: a file another page's snippet reads, a nav
+    title (in every page's nav), a D2 diagram (two pages draw it), a widget's CSS."""
+    _replace(
+        project / "snippets" / "sound" / "data.txt", "Data as it was.", "Data, edited."
+    )
+    _replace(
+        project / "mkdocs.yml", "- Notation: notation.md", "- The notation: notation.md"
+    )
+    _replace(
+        project / "docs" / "diagrams" / "path.d2",
+        'm1: "Module 1\\nattention, nothing learned"',
+        'm1: "Module 1\\nattention, none learned"',
+    )
+    css = project / "docs" / "assets" / "inside" / "inside.css"
+    css.write_text(css.read_text() + "\n/* edited by the soundness test */\n")
+
+
+def _edit_again(project: Path, cache: Path) -> None:
+    """Edits that leave the code alone, so the other pages' kept renders are used: prose, a D2
+    diagram, a widget's CSS, a same-size edit with the old date of an include outside snippets/;
+    and one byte flipped in every other kept page (the others may be used)."""
+    page = project / "docs" / "module-1.md"
+    page.write_text(
+        page.read_text() + "\nA second sentence the soundness test added.\n"
+    )
+    _replace(project / "docs" / "diagrams" / "path.d2", "none learned", "none trained")
+    css = project / "docs" / "assets" / "inside" / "inside.css"
+    css.write_text(css.read_text() + "\n/* edited again */\n")
+    note = project / "docs" / "assets" / "sound-note.txt"
+    _replace(note, "A note as it was.", "A note as it WAS.", same_date=True)
+    kept = sorted((cache / "page").glob("*.pickle"))
+    assert kept, "no page was kept"
+    for entry in kept[::2]:
+        data = bytearray(entry.read_bytes())
+        data[len(data) // 2] ^= 0x01
+        entry.write_bytes(bytes(data))
+
+
+def _serve(project: Path, tmp: Path, port: int, env: dict[str, str]):
+    """``mkdocs serve`` of ``project`` on ``port`` (as ``make serve`` runs it), its log in tmp/serve.log;
+    its site folder is the one ``mkdocs_*`` folder in tmp/serve-tmp."""
+    (tmp / "serve-tmp").mkdir()
+    log = open(tmp / "serve.log", "w")  # noqa: SIM115 (closed by the test with the process)
+    full_env = {
+        **os.environ,
+        "NO_MKDOCS_2_WARNING": "1",
+        "PYTHONHASHSEED": "0",
+        "PYTHONUNBUFFERED": "1",
+        "ATEN_CPU_CAPABILITY": "default",
+        "SOURCE_DATE_EPOCH": os.environ.get("SOURCE_DATE_EPOCH", "0"),
+        "PYTHONPATH": str(project / "src"),
+        "TMPDIR": str(tmp / "serve-tmp"),
+        **env,
+    }
+    cmd = [sys.executable, "-m", "mkdocs", "serve", "--dev-addr", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(
+        cmd, cwd=project, env=full_env, stdout=log, stderr=subprocess.STDOUT
+    )
+    return proc, log
+
+
+def _settled(log: Path, since: int, proc, timeout: float = 900) -> str:
+    """The serve log from offset ``since`` once a build started after it and every build started
+    has ended, with nothing new for 3 s (MkDocs' watcher waits 0.1 s for saves to stop)."""
+    t0, last, quiet_from = time.monotonic(), "", time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        assert proc.poll() is None, log.read_text()[-3000:]
+        text = log.read_text(errors="replace")[since:]
+        if text != last:
+            last, quiet_from = text, time.monotonic()
+        started = text.count(_STARTED)
+        ended = text.count(_BUILT) + text.count(_FAILED)
+        if started and started == ended and time.monotonic() - quiet_from > 3:
+            return text
+        time.sleep(0.5)
+    raise TimeoutError(f"mkdocs serve did not settle: {last[-3000:]}")
+
+
+def _served(base: str, names: list[str]) -> dict[str, bytes]:
+    """Each file as the server answers it, the livereload script taken out of its pages."""
+    import urllib.request
+
+    out = {}
+    for name in names:
+        with urllib.request.urlopen(base + name, timeout=120) as response:
+            body = response.read()
+        out[name] = (
+            _LIVERELOAD.sub(b"", body, count=1) if name.endswith(".html") else body
+        )
+    return out
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _assert_served_is_fresh(tmp: Path, base: str, fresh: Path) -> None:
+    served_dir = next((tmp / "serve-tmp").glob("mkdocs_*"))
+    want = _tree(fresh)
+    on_disk = {
+        p.relative_to(served_dir).as_posix()
+        for p in served_dir.rglob("*")
+        if p.is_file()
+    }
+    assert on_disk == set(want), (
+        f"serve's site has {sorted(on_disk - set(want))[:10]} more, "
+        f"{sorted(set(want) - on_disk)[:10]} fewer files than FRESH=1"
+    )
+    got = _served(base, sorted(want))
+    differ = [n for n in sorted(want) if got[n] != want[n]]
+    assert not differ, f"served pages differ from FRESH=1: {differ}"
+
+
+@pytest.mark.slow
+def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
+    built_site, tmp_path
+):
+    project = copy_project(tmp_path / "project")
+    cache = {"WORKSHOP_CACHE": str(_old_entries(tmp_path / "cache"))}
+    _before(project)
+    _before_serve(project)
+    port = _free_port()
+    # the session's build had no SITE_URL or REPO_URL: serve's differ (a variable changed between builds)
+    proc, log = _serve(project, tmp_path, port, {**cache, **ENV})
+    try:
+        _settled(tmp_path / "serve.log", 0, proc)
+        since = (tmp_path / "serve.log").stat().st_size
+        _edit_everything(project)
+        _edit_for_reuse(project)
+        text = _settled(tmp_path / "serve.log", since, proc)
+        assert _FAILED not in text, text[-3000:]
+        base = f"http://127.0.0.1:{port}/workshop/"  # SITE_URL's path is serve's mount path
+        fresh = tmp_path / "fresh"
+        build_site(
+            fresh, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
+        )
+        m3 = (fresh / "module-3" / "index.html").read_text()
+        assert "Data, edited." in m3 and "The notation" in m3
+        assert "none learned" in (fresh / "final-exam" / "index.html").read_text()
+        inside_css = (fresh / "assets" / "inside" / "inside.css").read_text()
+        assert "edited by the soundness test" in inside_css
+        assert (
+            "the soundness test added"
+            in (fresh / "module-1" / "index.html").read_text()
+        )
+        _assert_served_is_fresh(tmp_path, base, fresh)
+        # the code unchanged: pages are reused, each only if nothing it read changed
+        since = (tmp_path / "serve.log").stat().st_size
+        _edit_again(project, tmp_path / "cache")
+        text = _settled(tmp_path / "serve.log", since, proc)
+        assert _FAILED not in text, text[-3000:]
+        assert "computed again: page/" in text, text[-3000:]
+        again = tmp_path / "fresh-again"
+        build_site(
+            again, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
+        )
+        m1 = (again / "module-1" / "index.html").read_text()
+        m3 = (again / "module-3" / "index.html").read_text()
+        assert "A note as it WAS." in m3 and "A second sentence" in m1
+        assert "none trained" in (again / "final-exam" / "index.html").read_text()
+        _assert_served_is_fresh(tmp_path, base, again)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()

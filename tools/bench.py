@@ -63,12 +63,17 @@ GOALS = {
     "ratio: cached build / cold build": 0.5,
     "heaviest page, cold cache (KB)": page_weight.BUDGET / 1000,
     "run box: Node forward pass, 12 tokens (s)": 2.0,
+    # issue 28's: a served edit as a ratio to bare Material's build of the same Markdown, same run
+    "ratio: serve prose edit / bare Material build": 1.5,
+    "ratio: serve snippet edit / bare Material build": 2.5,
+    "ratio: serve package edit / bare Material build": 5.0,
     # issue 22's: the causal model adds at most 5 s to a cold build; a build stays under 2 GB
     "causal page: load + forward passes, cold (s)": 5.0,
     "causal page, cold: peak memory (MiB)": 2048,
     "build, cold: peak memory (MiB)": 2048,
 }
 _ROWS: dict[str, dict[str, float | str]] = {}
+_BARE: list[float] = []  # this run's median of bare Material's build (build_figures)
 
 
 def _runs() -> int:
@@ -158,6 +163,7 @@ def build_figures(runs: int, tmp: Path) -> None:
     floor = med["floor: same Markdown, no hooks, no exec"]
     for name, rs in b.items():
         report(f"{name} (s)", [r.seconds for r in rs], floor)
+    _BARE[:] = [med["floor: bare Material, same Markdown"]]
     cold, warm, no_exec = list(b)[:3]
     report("build, cold: peak memory (MiB)", [r.peak_mib for r in b[cold]])
     report("build, warm cache: peak memory (MiB)", [r.peak_mib for r in b[warm]])
@@ -176,7 +182,14 @@ def serve_figures(runs: int) -> None:
     latency = bench_serve.serve_latency(ROOT, _env(), runs)
     for edit, times in latency.items():
         kind = edit.split(" (")[0]
-        report(f"serve: {kind} -> page served (s)", times)
+        report(f"serve: {kind} -> page served (s)", times, _BARE[0] if _BARE else None)
+        if (
+            _BARE
+        ):  # issue 28's ratios: each run's time over bare Material's median build
+            report(
+                f"ratio: serve {kind} / bare Material build",
+                [t / _BARE[0] for t in times],
+            )
 
 
 def cli_memory(runs: int) -> None:
