@@ -32,7 +32,9 @@ def lessons() -> list[tuple[str, str]]:
     config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), _Loader)
     learn = next(v for item in config["nav"] for k, v in item.items() if k == "Learn")
     return [
-        (title, page.removesuffix(".md")) for item in learn for title, page in item.items()
+        (title, page.removesuffix(".md"))
+        for item in learn
+        for title, page in item.items()
     ]
 
 
@@ -66,7 +68,9 @@ def _path_diagram() -> list[str]:
     for node in (n.strip() for n in chains[0].split("->")):
         title = labels[node]
         found = [p for t, p in LESSONS if t.split(" — ")[0] == title]
-        assert found, f"path.d2: the stop {title!r} is no page of the nav's Learn section"
+        assert found, (
+            f"path.d2: the stop {title!r} is no page of the nav's Learn section"
+        )
         pages.append(found[0])
     return pages
 
@@ -87,9 +91,14 @@ def test_the_home_pages_table_follows_the_nav():
 
 def _alt_stops(markdown: str) -> list[str]:
     """The stops the path figure's alt text names, in order ("...: Module 0, words...; Module 1, ...")."""
-    alt = re.search(r"!\[The workshop's path[^:]*: (.*?)\]\(diagrams/path\.d2\)", markdown, re.S)
+    alt = re.search(
+        r"!\[The workshop's path[^:]*: (.*?)\]\(diagrams/path\.d2\)", markdown, re.S
+    )
     assert alt, "the path figure with its alt text"
-    return [s.split(",")[0].strip().removeprefix("the ").rstrip(".") for s in alt[1].split(";")]
+    return [
+        s.split(",")[0].strip().removeprefix("the ").rstrip(".")
+        for s in alt[1].split(";")
+    ]
 
 
 @pytest.mark.parametrize("page", ["index.md", "final-exam.md"])
@@ -123,14 +132,16 @@ def test_a_lessons_first_paragraph_builds_only_on_pages_before_it(page):
     assert first, f"{page}.md: no first paragraph found"
     before = ORDER[: ORDER.index(page)]
     later = [p for p in _LINK.findall(first) if p not in before]
-    assert later == [], f"{page}.md's first paragraph links to pages not yet read: {later}"
+    assert later == [], (
+        f"{page}.md's first paragraph links to pages not yet read: {later}"
+    )
 
 
 def test_a_page_linked_later_is_found():
     """The checks above can fail: a first paragraph naming a later page, a table in another order."""
-    assert _LINK.findall(_first_paragraph("# T\n\n<link>\n\nSee [x](causal-heads.md#a).\n")) == [
-        "causal-heads"
-    ]
+    assert _LINK.findall(
+        _first_paragraph("# T\n\n<link>\n\nSee [x](causal-heads.md#a).\n")
+    ) == ["causal-heads"]
     table = "| [B](module-1.md) | b |\n| [A](module-0.md) | a |\n"
     assert _table_pages(table) != ORDER[:2]
 
@@ -145,7 +156,8 @@ def test_the_footers_next_and_previous_links_follow_the_nav(built_site):
         links = dict(
             (kind, href)
             for href, kind in re.findall(
-                r'<a href="([^"]*)" class="md-footer__link md-footer__link--(prev|next)"', html
+                r'<a href="([^"]*)" class="md-footer__link md-footer__link--(prev|next)"',
+                html,
             )
         )
         want_prev = ".." if before == "" else f"../{before}/"
