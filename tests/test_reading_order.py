@@ -153,13 +153,11 @@ def test_the_footers_next_and_previous_links_follow_the_nav(built_site):
     chain = ["", *ORDER, "reproducing"]
     for before, page, after in zip(chain, chain[1:], chain[2:]):
         html = (built_site / page / "index.html").read_text(encoding="utf-8")
-        links = dict(
-            (kind, href)
-            for href, kind in re.findall(
-                r'<a href="([^"]*)" class="md-footer__link md-footer__link--(prev|next)"',
-                html,
-            )
+        found = re.findall(
+            r'<a href="([^"]*)" class="md-footer__link md-footer__link--(prev|next)"',
+            html,
         )
+        links = {kind: href for href, kind in found}
         want_prev = ".." if before == "" else f"../{before}/"
         assert links.get("prev") == want_prev, f"{page}: previous {links.get('prev')}"
         assert links.get("next") == f"../{after}/", f"{page}: next {links.get('next')}"
