@@ -161,3 +161,17 @@ def test_the_footers_next_and_previous_links_follow_the_nav(built_site):
         want_prev = ".." if before == "" else f"../{before}/"
         assert links.get("prev") == want_prev, f"{page}: previous {links.get('prev')}"
         assert links.get("next") == f"../{after}/", f"{page}: next {links.get('next')}"
+
+
+@pytest.mark.site
+def test_the_print_pages_table_of_contents_lists_every_lesson(built_site):
+    """Issue 31, point 6: the print page's on-screen table of contents listed Module 0's sections
+    alone; it lists every lesson (each as its link in the secondary nav), then the answers."""
+    html = (built_site / "print" / "index.html").read_text(encoding="utf-8")
+    toc = html.split("md-sidebar--secondary", 1)[1].split('class="md-content"', 1)[0]
+    listed = re.findall(r'href="#([a-z0-9-]+)"', toc)
+    # every lesson but the exam, which is graded in the browser and not printed
+    assert [p for p in listed if "--" not in p] == [*ORDER[:-1], "answers"], listed
+    assert any(p.startswith("causal-heads--") for p in listed), (
+        "a later lesson's sections"
+    )
