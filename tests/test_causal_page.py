@@ -103,7 +103,7 @@ def test_a_causal_heads_masked_cells_print_no_weight():
     from attention_workshop.experiment.head_figures import head_svg
 
     w = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.25, 0.25]])
-    printed = lambda svg: re.findall(r">(\.\d\d|1\.00)</text>", svg)  # noqa: E731
+    printed = lambda svg: re.findall(r">(\.\d\d|1\.00)</text>", svg)
     assert len(printed(head_svg(w, ["a", "b", "c"], "t", "d"))) == 9
     shown = printed(head_svg(w, ["a", "b", "c"], "t", "d", causal=True))
     assert sorted(shown) == sorted(["1.00", ".25", ".75", ".50", ".25", ".25"]), shown
