@@ -124,6 +124,13 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
     assert (
         f"{score} out of {N}" in status and verdict in status
     )  # the live region says it aloud
+    shown = page.evaluate(
+        """() => [...document.querySelectorAll('.exam-status, .exam-score')]
+          .filter(e => e.getBoundingClientRect().width > 1 && e.getBoundingClientRect().height > 1)
+          .filter(e => /\\d+(\\/| out of )\\d+/.test(e.textContent))
+          .length"""
+    )
+    assert shown == 1, f"the score is on screen {shown} times (once: the result's line)"
     assert active_matches(page, "#exam-result-title"), "focus moves to the result"
 
     items = page.locator(".exam-review > li")
@@ -580,6 +587,8 @@ def test_without_javascript_no_button_that_does_nothing(browser, site_url):
     # Playwright's text search skips <noscript>, so the note is found by its element
     note = page.locator("#exam-form noscript")
     assert note.is_visible() and "needs JavaScript" in note.inner_text()
+    first = page.locator("fieldset[data-qid]").first.bounding_box()
+    assert note.bounding_box()["y"] < first["y"], "the note comes before question 1"
     for name in ("Grade my answers", "Clear my answers"):
         assert not page.get_by_role("button", name=name).is_visible(), name
     context.close()

@@ -91,3 +91,19 @@ def test_negative_scores_are_written_with_a_true_minus_sign(facts):
         assert sum(s.startswith(MINUS) for s in shown) == int(
             (np.round(scores[: len(read)], 1) < 0).sum()
         )
+
+
+def test_a_causal_heads_masked_cells_print_no_weight():
+    """Issue 31, point 6: a masked cell (a later token) is blank, as in the explorer, not ".00"; the
+    weights are a lower-triangular matrix typed here, so the printed cells are counted by hand."""
+    import re
+
+    import numpy as np
+
+    from attention_workshop.experiment.head_figures import head_svg
+
+    w = np.array([[1.0, 0.0, 0.0], [0.25, 0.75, 0.0], [0.5, 0.25, 0.25]])
+    printed = lambda svg: re.findall(r">(\.\d\d|1\.00)</text>", svg)
+    assert len(printed(head_svg(w, ["a", "b", "c"], "t", "d"))) == 9
+    shown = printed(head_svg(w, ["a", "b", "c"], "t", "d", causal=True))
+    assert sorted(shown) == sorted(["1.00", ".25", ".75", ".50", ".25", ".25"]), shown

@@ -75,11 +75,11 @@ def test_the_table_of_contents_and_the_heads_links():
     p = pp.for_paper(PAGE, "module-1", "Module <1>", SLUGS)
     toc = pp.toc([p], {"module-1": [("why", "Why")]})
     assert toc[0] == {
-        "level": 1,
+        "level": 2,  # not 1: Material would list a first level-1 entry's children alone
         "id": "module-1",
         "name": "Module &lt;1&gt;",
         "children": [
-            {"level": 2, "id": "module-1--why", "name": "Why", "children": []}
+            {"level": 3, "id": "module-1--why", "name": "Why", "children": []}
         ],
     }
     assert toc[-1]["id"] == "answers"

@@ -55,9 +55,10 @@ def test_log_excerpt_quotes_the_capture_with_its_line_numbers(served):
     md = render.log_excerpt("causal")
     body = "\n".join(CAPTURE[start - 1 : end])
     assert md == (
+        '<section class="log-excerpt" data-search-exclude markdown="1">\n\n'
         f'```text linenums="{start}"\n{body}\n```\n\n'
         f"<small>Quoted from [results.log lines {start}–{end}](results-log.md#L{start}), "
-        "section [causal] of this build.</small>\n"
+        "section [causal] of this build.</small>\n\n</section>\n"
     )
     with pytest.raises(KeyError, match="no section 'nothing'"):
         render.log_excerpt("nothing")

@@ -301,6 +301,7 @@ def _head_files(f: CausalHeads) -> dict[str, str]:
             run.tokens,
             f'{head_name(head)}: "{run.sentence.text}"',
             head_desc(run, head),
+            causal=True,
         )
         files.update(figures.themed(head_file(name), draw))
         files[head_file(name).replace(".svg", ".csv")] = figures.table_csv(

@@ -222,7 +222,8 @@ def _size(path: str) -> str:
     if data is None:
         text = {"results.log": r.text, **r.figures, **r.tables}[name]
         data = text.encode()
-    return takehome.human_size(len(data))
+    # a no-break space: the size column never wraps "204.2" away from its "kB"
+    return takehome.human_size(len(data)).replace(" ", "\u00a0")
 
 
 def _rows(rows: list[tuple[str, str]]) -> list[tuple[str, str, str]]:

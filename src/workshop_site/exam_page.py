@@ -114,6 +114,11 @@ def form_html() -> str:
             f'data-pass-mark="{PASS_MARK}" novalidate>'
         ),
         f'<a class="exam-data" href="{DATA_PATH}" hidden>answers</a>',
+        # at the top, where a reader without JavaScript meets it before the questions
+        (
+            "<noscript><p>Grading runs in your browser and needs JavaScript; the questions below "
+            "can still be read.</p></noscript>"
+        ),
         *(_fieldset(i, q) for i, q in enumerate(qs, 1)),
         # Hidden until exam.js runs: without JavaScript a Grade button would do nothing.
         '<div class="exam-actions" hidden>',
@@ -129,10 +134,6 @@ def form_html() -> str:
         '<h3 id="exam-review-title">Review, question by question</h3>',
         '<ol class="exam-review" aria-labelledby="exam-review-title"></ol>',
         "</section>",
-        (
-            "<noscript><p>Grading runs in your browser and needs JavaScript; the questions above "
-            "can still be read.</p></noscript>"
-        ),
         "</form>",
     ]
     return "\n".join(parts) + "\n"

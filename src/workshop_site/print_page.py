@@ -187,14 +187,19 @@ def body(printed: Sequence[Printed]) -> str:
 def toc(
     printed: Sequence[Printed], headings: Mapping[str, Sequence[tuple[str, str]]]
 ) -> list[dict[str, object]]:
-    """The print page's table of contents: each page, its ``(id, title)`` headings, the answers."""
+    """The print page's table of contents: each page, its ``(id, title)`` headings, the answers.
+
+    Each page is an entry of level 2 and its headings of level 3: Material takes a first entry of
+    level 1 for the page's own title and lists only its children (with a level-1 Module 0, the
+    table listed Module 0's sections alone).
+    """
     entries: list[dict[str, object]] = [
         {
-            "level": 1,
+            "level": 2,
             "id": p.slug,
             "name": html.escape(p.title),
             "children": [
-                {"level": 2, "id": f"{p.slug}--{i}", "name": t, "children": []}
+                {"level": 3, "id": f"{p.slug}--{i}", "name": t, "children": []}
                 for i, t in headings.get(p.slug, ())
             ],
         }
@@ -202,7 +207,7 @@ def toc(
     ]
     entries.append(
         {
-            "level": 1,
+            "level": 2,
             "id": "answers",
             "name": "Answers to the self-checks",
             "children": [],

@@ -34,15 +34,20 @@ def log_excerpt(key: str, sentence: Sequence[str] = SENT_RIVER) -> str:
     """One section of results.log, with its real line numbers and a link to them.
 
     Prints a code block numbered from the section's first line, then
-    "results.log lines A–B" linking to line A on the results.log page.
+    "results.log lines A–B" linking to line A on the results.log page, in a box search leaves out.
     """
     r = results(sentence)
     s = r.section(key)
     body = "\n".join(r.excerpt(key))
+    # data-search-exclude: Material's search leaves the box out, so no search shows a raw log as a
+    # page's excerpt (the results.log page keeps every line searchable). A <section>, not a <div>:
+    # Material's parser matches an element by its tag alone, so the code block's first </div>
+    # would end the exclusion.
     return (
+        '<section class="log-excerpt" data-search-exclude markdown="1">\n\n'
         f'```text linenums="{s.start}"\n{body}\n```\n\n'
         f"<small>Quoted from [results.log lines {s.start}–{s.end}]({LOG_PAGE}#L{s.start}), "
-        f"section [{s.label}] of this build.</small>\n"
+        f"section [{s.label}] of this build.</small>\n\n</section>\n"
     )
 
 

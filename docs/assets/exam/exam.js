@@ -173,11 +173,13 @@ class ExamPage {
       return li;
     }));
     this.result.hidden = false;
+    this.status.classList.add("exam-said");  // the result shows the score; the live region only says it
     this.status.textContent = `Your score: ${g.score} out of ${g.n}, ${g.percent}%. ${verdict}.`;
   }
 
   clearResult() {
     this.result.hidden = true;
+    this.status.classList.remove("exam-said");
     this.review.replaceChildren();
     this.scoreLine.replaceChildren();
     this.fieldsets.forEach((fs) => fs.removeAttribute("data-result"));
@@ -194,6 +196,7 @@ class ExamPage {
       if (moveFocus) this.resultTitle.focus();
       return g;
     } catch (err) {
+      this.status.classList.remove("exam-said");
       this.status.textContent = `The exam could not be graded: ${err.message}. Please reload the page.`;
       return null;
     }

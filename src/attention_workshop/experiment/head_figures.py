@@ -247,10 +247,16 @@ def _row_labels(
 
 
 def _printed_weights(
-    weights: np.ndarray, p: Palette, left: float, top: float, cell: int
+    weights: np.ndarray,
+    p: Palette,
+    left: float,
+    top: float,
+    cell: int,
+    causal: bool = False,
 ) -> list[str]:
     """Each ``(T, T)`` weight printed in its cell: from shade :func:`strong` up in the
-    background's colour, below in the text's (one group per colour)."""
+    background's colour, below in the text's (one group per colour). ``causal``: a cell above the
+    diagonal (a later token, masked) is left blank, as the explorer leaves it, not printed ``.00``."""
     out = []
     from_shade = strong(p)
     for colour, on_strong in ((p.fg, False), (p.bg, True)):
@@ -259,7 +265,7 @@ def _printed_weights(
             f'<text {_fill(colour)} x="{left + (j + 0.5) * cell:g}" y="{top + (i + 0.5) * cell + 4:g}">'
             f"{_two(float(w))}</text>"
             for (i, j), w in np.ndenumerate(weights)
-            if (_level(float(w)) >= from_shade) == on_strong
+            if (_level(float(w)) >= from_shade) == on_strong and not (causal and j > i)
         ]
         out.append("</g>")
     return out
@@ -272,6 +278,7 @@ def head_svg(
     desc: str,
     p: Palette = LIGHT,
     cell: int = 34,
+    causal: bool = False,
 ) -> str:
     """One head large: a cell per pair of tokens, its weight printed in it, tokens as labels.
 
@@ -282,6 +289,7 @@ def head_svg(
         p: the colour scheme: a weight from shade :func:`strong` up is printed in its background's
             colour, below in its text's.
         cell: a cell's side, in pixels.
+        causal: a causal model's head: the masked cells (above the diagonal) print no weight.
     """
     T = len(tokens)
     if weights.shape != (T, T):
@@ -299,7 +307,7 @@ def head_svg(
         f'<path class="rule" d="{_rules(T)}"/></g>'
     )
     out += _row_labels(tokens, ink, left, top, cell)
-    out += _printed_weights(weights, p, left, top, cell)
+    out += _printed_weights(weights, p, left, top, cell, causal)
     out.append(
         f'<text {_fill(p.muted)} x="8" y="{height - 8:g}" font-size="12">'
         "rows: the token looking; columns: the token looked at; each row sums to 1</text>"
