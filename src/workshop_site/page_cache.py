@@ -30,7 +30,12 @@ from typing import Any
 
 from attention_workshop.experiment import cache
 
+from . import publish
+
 KIND = "page"
+# the environment variables no page's render reads: the completion marker's path, which differs
+# with the site folder of every build, read by hooks/publish.py once every page is written
+_AFTER_THE_PAGES = (publish.MARKER,)
 _VERSION = 1
 _TREES = ("src", "hooks", "snippets", "overrides", "captures")
 _FILES = (
@@ -126,7 +131,7 @@ def site_key(config: Any, nav: Any) -> str:
         sys.version,
         sys.executable,
         platform.platform(),
-        sorted(os.environ.items()),
+        sorted((k, v) for k, v in os.environ.items() if k not in _AFTER_THE_PAGES),
     )
     site = (config.site_url, config.repo_url, config.use_directory_urls, config.strict)
     h.update(repr((_VERSION, pages, process, site)).encode())
