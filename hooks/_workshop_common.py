@@ -114,10 +114,3 @@ def downloads() -> ModuleType:
     from workshop_site import downloads
 
     return downloads
-
-
-def page_cache() -> ModuleType:
-    """A page's render reused when nothing it read has changed (``find``, ``keep``, ``give_back``...)."""
-    from workshop_site import page_cache
-
-    return page_cache

@@ -10,6 +10,7 @@ one event to the other, and kept if it reported no problem and logged no warning
 from __future__ import annotations
 
 import logging
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import _workshop_common as common
@@ -34,6 +35,13 @@ class _Warnings(logging.Handler):
         self.count += 1
 
 
+def _page_cache() -> ModuleType:
+    """workshop_site.page_cache as this build imported it (``find``, ``keep``, ``give_back``...)."""
+    from workshop_site import page_cache
+
+    return page_cache
+
+
 def _stop() -> None:
     """No recording and no warning counter left on (a render that raised left them)."""
     warnings = _RENDERING.pop("warnings", None)
@@ -42,13 +50,13 @@ def _stop() -> None:
             logging.getLogger(name).removeHandler(warnings)
     _RENDERING.clear()
     if _SITE:
-        common.page_cache().recorder().seen = None
+        _page_cache().recorder().seen = None
 
 
 def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     _stop()
     _SITE.clear()
-    reuse = common.page_cache()
+    reuse = _page_cache()
     if reuse.usable():
         reuse.recorder()
         _SITE.append(reuse.site_key(config, nav))
@@ -64,7 +72,7 @@ def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
     _stop()
-    reuse = common.page_cache()
+    reuse = _page_cache()
     if not _SITE or not reuse.reusable(markdown):
         return markdown
     key = reuse.page_key(_SITE[0], markdown, page)
@@ -85,7 +93,7 @@ def on_page_markdown(
     100
 )  # before every other hook and plugin: the HTML as the render made it
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    reuse = common.page_cache()
+    reuse = _page_cache()
     if "entry" in _RENDERING:
         output = reuse.give_back(_RENDERING["entry"], page, files)
         autorefs = config.plugins.get("autorefs")

@@ -17,65 +17,27 @@
   ``load_config`` shares), so a rebuild ran the hook files of the first build: an edit to one
   showed only after a restart (tests/test_sound.py's serve test found it: 11 served pages differed
   from ``FRESH=1``). Before each rebuild, :func:`forget_hooks` clears that cache (the same
-  exception as above, listed in ``CACHED_FUNCTIONS``) and drops the modules of ``hooks/``.
+  exception as above, listed in hooks/_upstream_caches.py) and drops the modules of ``hooks/``.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
 import logging
 import sys
 import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from _upstream_caches import clear_caches
 from mkdocs.plugins import event_priority
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
 
 log = logging.getLogger("mkdocs.hooks.serve")
-# (module, attribute): functools caches (cache_clear()), then dicts (clear())
-CACHED_FUNCTIONS = (
-    ("markdown_exec._internal.rendering", "_register_headings_processors"),
-    ("griffe._internal.extensions.dataclasses", "_dataclass_parameters"),
-    ("mkdocstrings_handlers.python._internal.rendering", "_test_existing_template"),
-    ("mkdocs.config.config_options", "Hooks._load_hook"),
-)
 HOOKS = Path(__file__).resolve().parent
-CACHED_DICTS = (
-    ("markdown_exec._internal.formatters.python", "_code_blocks"),
-    ("markdown_exec._internal.formatters.python", "_sessions_globals"),
-    ("markdown_exec._internal.formatters.python", "_sessions_counter"),
-)
-_FENCE_MODULE = "_code_block_"  # markdown-exec's module of a fence: "_code_block_<id>_"
 _ERROR: list[str] = []  # the error of the build that failed last (on_build_error)
-
-
-def _attribute(module: str, name: str) -> Any:
-    """``module.name``, or None when the module is not installed or no longer has it."""
-    try:
-        found: Any = importlib.import_module(module)
-    except ImportError:
-        return None
-    for part in name.split("."):  # a class's attribute: "Hooks._load_hook"
-        found = getattr(found, part, None)
-    return found
-
-
-def clear_caches() -> None:
-    """Forget what earlier builds left in the upstream caches (see the module's docstring)."""
-    for module, name in CACHED_FUNCTIONS:
-        cached = _attribute(module, name)
-        if cached is not None:
-            cached.cache_clear()
-    for module, name in CACHED_DICTS:
-        table = _attribute(module, name)
-        if table is not None:
-            table.clear()
-    for name in [m for m in sys.modules if m.startswith(_FENCE_MODULE)]:
-        del sys.modules[name]
 
 
 # the first thing a build does, before any plugin fills a cache again

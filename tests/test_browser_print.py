@@ -21,8 +21,8 @@ PRINTED = [
     "module-3",
     "step-by-step",
     "inside-the-model",
-    "causal-heads",
     "real-heads",
+    "causal-heads",
 ]
 # a section that holds a form is left out of print, heading and all
 WIDGET_SECTIONS: dict[str, set[str]] = {

@@ -345,6 +345,7 @@ def _it_head(f: rh.RealHeads) -> tuple[int, int]:
     return f.it.top(f.it.endings[0], rh.NOUNS[0])
 
 
+HALF = "real_heads.half_close"
 BREAKS = [
     (
         "real_heads.half_close",
@@ -533,4 +534,12 @@ def test_a_broken_claim_fails_verify_naming_it(
     monkeypatch.setitem(claims.SUBJECTS, rh.SUBJECT, lambda _: broken)
     with pytest.raises(claims.ClaimError, match=rf"- {key}: "):
         claims.verify(results)
-    assert [c.key for c, ok in claims.check(results) if not ok] == [key], how
+    false = [c.key for c, ok in claims.check(results) if not ok]
+    # half_close compares the float16 pass with the page's weights: a break that changes those
+    # weights makes it false too, and rightly
+    moved = any(
+        not np.array_equal(a.attentions, b.attentions)
+        for a, b in zip(facts.heads, broken.heads)
+    )
+    allowed = {key, HALF} if moved else {key}
+    assert key in false and set(false) <= allowed, (how, false)

@@ -154,6 +154,9 @@ def reusable(markdown: str) -> bool:
 
 def find(key: str) -> dict | None:
     """The kept render under ``key`` when every read it recorded is unchanged, else None."""
+    # a page never kept is no computed result of the cache's count (hooks/experiment.py's line)
+    if not cache.holds(KIND, key):
+        return None
     entry = cache.lookup(KIND, key)
     if not isinstance(entry, dict):
         return None

@@ -201,6 +201,8 @@ def toc(
             "children": [
                 {"level": 3, "id": f"{p.slug}--{i}", "name": t, "children": []}
                 for i, t in headings.get(p.slug, ())
+                # a section paper leaves out (a form's, heading and all) has no entry
+                if f'id="{p.slug}--{i}"' in p.html
             ],
         }
         for p in printed
