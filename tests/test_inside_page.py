@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import torch
 
+from attention_workshop.experiment import inside_html, inside_page
 from attention_workshop.gpt2 import GPT2
-from workshop_site import inside_html, inside_page
 
 from .conftest import ROOT
 

@@ -5,6 +5,8 @@ the same names from this module instead, and each returns an object that Jupyter
 its ``_repr_*_`` methods, so no cell needs the site or IPython imported:
 
 - a table: :class:`Markdown` (``text/markdown``; its Markdown is the plain text too);
+- the page's static HTML (Inside the model's steps and code): :class:`HTML` (``text/html``, its
+  visible text the plain text);
 - a figure: :class:`Figure` (``image/svg+xml``, the light drawing on a white ground, so that a
   dark notebook theme keeps its labels readable; its text alternative is the plain text);
 - a quote of results.log: :class:`Text`, its lines numbered as in the log (``text/plain``);
@@ -14,12 +16,14 @@ How a snippet becomes a cell is the site's rule (``workshop_site.notebook_code.c
 code, its imports of the page-writing modules pointed here, its last ``print`` its value.
 
 Everything here is computed by the wheel: :func:`results` is the experiment's run, the Real
-heads page's figures are drawn by :mod:`.real_heads_page`. Both are computed once per process; a
+heads page's figures are drawn by :mod:`.real_heads_page`, Inside the model's tables written by
+:mod:`.inside_page` and :mod:`.inside_html`. Both are computed once per process; a
 site build, which has them already, hands them over with :func:`reuse`.
 """
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -28,13 +32,14 @@ from types import ModuleType
 from typing import Any, ParamSpec
 
 from ..toy import SENT_RIVER
-from . import md_tables, real_heads_md, real_heads_page
+from . import inside_html, inside_page, md_tables, real_heads_md, real_heads_page
 from .real_heads_page import facts, grid_desc, grid_file, head_desc, head_file
 from .results import Results
 
 __all__ = [
     "Markdown",
     "Text",
+    "HTML",
     "Figure",
     "reuse",
     "results",
@@ -54,6 +59,10 @@ __all__ = [
     "grid_parts",
     "head_figure",
     "bank_figure",
+    "sizes_table",
+    "growth_table",
+    "static_step",
+    "static_code",
 ]
 
 P = ParamSpec("P")
@@ -80,6 +89,23 @@ class Text:
 
     def __repr__(self) -> str:
         return self.text
+
+
+class HTML:
+    """HTML that Jupyter renders (a page's static tables, its code with shape comments); its
+    plain text is what a reader sees of it, tags dropped."""
+
+    def __init__(self, markup: str) -> None:
+        self.markup = markup.strip("\n")
+
+    def _repr_html_(self) -> str:
+        return self.markup
+
+    def __repr__(self) -> str:
+        text = re.sub(r"</t[dh]>|<br>", " ", self.markup)  # a table's cells apart
+        text = re.sub(r"</(?:tr|caption|p|div|table)>", "\n", text)  # its rows on lines
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        return "\n".join(ln.rstrip() for ln in text.split("\n") if ln.strip())
 
 
 #: What the drawing gets on its root element: a white ground under its transparent one.
@@ -188,6 +214,22 @@ sentences_table = _markdown(real_heads_md.sentences_table)
 counts_table = _markdown(real_heads_md.counts_table)
 bank_table = _markdown(real_heads_md.bank_table)
 it_table = _markdown(real_heads_md.it_table)
+
+
+def _html(writer: Callable[P, str]) -> Callable[P, HTML]:
+    """A function that writes a page's HTML, made to return it as :class:`HTML`."""
+
+    @wraps(writer)
+    def shown(*args: P.args, **kwargs: P.kwargs) -> HTML:
+        return HTML(writer(*args, **kwargs))
+
+    return shown
+
+
+sizes_table = _markdown(inside_page.sizes_table)
+growth_table = _markdown(inside_page.growth_table)
+static_step = _html(inside_html.static_step)
+static_code = _html(inside_page.static_code)
 
 
 def grid_parts() -> list[Markdown | Figure]:
