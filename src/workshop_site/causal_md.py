@@ -164,6 +164,9 @@ def _scroll(table: str, label: str) -> str:
     return f'<div class="ca-scroll" tabindex="0" role="region" aria-label="{label}">{table}</div>'
 
 
+#: The picked token's row of the heat table: outlined (causal.css) and current to a screen reader.
+_PICKED = ' class="ca-picked" aria-current="true"'
+
 #: The explorer's shapes table's columns: the FLOPs are one layer's, as in :func:`steps_table`.
 SHAPES = ("step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs")
 
@@ -189,10 +192,10 @@ def view_html(v: dict) -> str:
     heat = (
         f'<table class="ca-heat">{_heads("query", v["tokens"])}<tbody>'
         + "".join(
-            f'<tr><th scope="row">{e(t)}</th>'
+            f'<tr{_PICKED if i == v["picked"] else ""}><th scope="row">{e(t)}</th>'
             + "".join(f'<td class="ca-l{k}">{e(w)}</td>' for w, k in cells)
             + "</tr>"
-            for t, cells in zip(v["tokens"], v["heat"])
+            for i, (t, cells) in enumerate(zip(v["tokens"], v["heat"]))
         )
         + "</tbody></table>"
     )

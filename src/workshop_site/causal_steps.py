@@ -122,4 +122,5 @@ def head_view(
         "width": data["model"]["head_size"],
         "size": _tenths(data["sizes"][layer][head][token]),
         "heat": [[[fmt.fixed(w / 100, 2), level(w)] for w in row] for row in weights],
+        "picked": token,
     }

@@ -25,6 +25,9 @@ const row = (head, cells, cls) =>
 /** The shapes table's columns (workshop_site.causal_md.SHAPES). */
 const SHAPES = ["step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs"];
 
+/** The picked token's row of the heat table: outlined (causal.css), current to a screen reader. */
+const PICKED = { class: "ca-picked", "aria-current": "true" };
+
 /** The view as HTML: the same elements as workshop_site.causal_md.view_html. */
 export function render(v) {
   const shapes = h("table", { class: "ca-shapes" }, [
@@ -37,7 +40,7 @@ export function render(v) {
   ]);
   const heat = h("table", { class: "ca-heat" }, [
     h("thead", {}, [h("tr", {}, [h("th", { scope: "col", text: "query" }), ...v.tokens.map((t) => h("th", { scope: "col", text: t }))])]),
-    h("tbody", {}, v.heat.map((cells, i) => h("tr", {}, [h("th", { scope: "row", text: v.tokens[i] }),
+    h("tbody", {}, v.heat.map((cells, i) => h("tr", i === v.picked ? PICKED : {}, [h("th", { scope: "row", text: v.tokens[i] }),
       ...cells.map(([w, k]) => h("td", { class: `ca-l${k}`, text: w }))]))),
   ]);
   const scroll = (t, label) => h("div", { class: "ca-scroll", tabindex: "0", role: "region", "aria-label": label }, [t]);

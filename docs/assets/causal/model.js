@@ -62,5 +62,6 @@ export function headView(data, layer, head, token) {
     width: data.model.head_size,
     size: tenths(data.sizes[layer][head][token]),
     heat: weights.map((row) => row.map((w) => [fixed(w / 100, 2), level(w)])),
+    picked: token,
   };
 }
