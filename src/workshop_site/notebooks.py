@@ -34,9 +34,10 @@ PAGES = (
     "step-by-step",
     "inside-the-model",
     "real-heads",
+    "causal-heads",
 )
 #: The notebook pages whose cells run a trained model: their install cell installs its wheels.
-MODEL_PAGES = ("inside-the-model", "real-heads")
+MODEL_PAGES = ("inside-the-model", "real-heads", "causal-heads")
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 _EXEC = re.compile(r'^```python exec="1"(?P<options>[^\n]*)$')

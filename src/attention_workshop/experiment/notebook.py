@@ -17,8 +17,10 @@ code, its imports of the page-writing modules pointed here, its last ``print`` i
 
 Everything here is computed by the wheel: :func:`results` is the experiment's run, the Real
 heads page's figures are drawn by :mod:`.real_heads_page`, Inside the model's tables written by
-:mod:`.inside_page` and :mod:`.inside_html`. Both are computed once per process; a
-site build, which has them already, hands them over with :func:`reuse`.
+:mod:`.inside_page` and :mod:`.inside_html`, A causal model's by :mod:`.causal_md` (its figures
+drawn by :mod:`.causal_page` and :mod:`.causal_reads`, kept in a site build's cache). They are
+computed once per process; a site build, which has the run and the Real heads files already,
+hands them over with :func:`reuse`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,17 @@ from types import ModuleType
 from typing import Any, ParamSpec
 
 from ..toy import SENT_RIVER
-from . import inside_html, inside_page, md_tables, real_heads_md, real_heads_page
+from . import (
+    cache,
+    causal_md,
+    causal_page,
+    causal_reads,
+    inside_html,
+    inside_page,
+    md_tables,
+    real_heads_md,
+    real_heads_page,
+)
 from .real_heads_page import facts, grid_desc, grid_file, head_desc, head_file
 from .results import Results
 
@@ -63,6 +75,15 @@ __all__ = [
     "growth_table",
     "static_step",
     "static_code",
+    "causal_head_figure",
+    "induction_figure",
+    "rope_figure",
+    "lens_figure",
+    "prefix_figure",
+    "split_table",
+    "copying_table",
+    "next_table",
+    "steps_table",
 ]
 
 P = ParamSpec("P")
@@ -255,3 +276,53 @@ def head_figure(name: str, caption: str) -> Figure:
 def bank_figure(caption: str) -> Figure:
     """bank's cosine across the bank sentences, going in and after each layer."""
     return Figure(_real_heads_svg(real_heads_md.BANK_FILE), real_heads_md.bank_alt())
+
+
+def _causal_svg(path: str) -> str:
+    """A causal page's file by its path in the site: drawn once per process (a site build reads
+    them from its cache, where it keeps them)."""
+    if "causal" not in _KEPT:
+        _KEPT["causal"] = {
+            **cache.call(causal_page.site_files),
+            **cache.call(causal_reads.site_files),
+        }
+    svg: str = _KEPT["causal"][path]
+    return svg
+
+
+def _causal_figure(name: str) -> Figure:
+    path, alt = causal_md.figure_parts(name)
+    return Figure(_causal_svg(path), alt)
+
+
+def causal_head_figure(name: str, caption: str) -> Figure:
+    """One of the heads A causal model draws large, by name (``previous``, ``induction``)."""
+    if name not in causal_page.shown_heads(causal_page.facts()):
+        causal_md.causal_head_figure(name, caption)  # raises, naming the heads it draws
+    return _causal_figure(name)
+
+
+def induction_figure(caption: str) -> Figure:
+    """Every head's induction score on the repeated sentence."""
+    return _causal_figure("induction-scores")
+
+
+def rope_figure(caption: str) -> Figure:
+    """The score of two words as the key moves back, with RoPE and without."""
+    return _causal_figure("rope")
+
+
+def lens_figure(caption: str) -> Figure:
+    """Each sentence's final guess, read after every layer: its rank."""
+    return _causal_figure("lens")
+
+
+def prefix_figure(caption: str) -> Figure:
+    """Every head's prefix-matching score on random tokens repeated once."""
+    return _causal_figure("prefix")
+
+
+split_table = _markdown(causal_md.split_table)
+copying_table = _markdown(causal_md.copying_table)
+next_table = _markdown(causal_md.next_table)
+steps_table = _markdown(causal_md.steps_table)

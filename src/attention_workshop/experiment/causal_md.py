@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import html
 
-from attention_workshop.chapters import causal_heads as ch
-from attention_workshop.experiment import fmt
-from attention_workshop.experiment.figures import dark_name, open_full_size
-
+from ..chapters import causal_heads as ch
+from . import fmt
 from .causal_page import (
     DIR,
     facts,
@@ -32,10 +30,12 @@ from .causal_reads import (
     prefix_desc,
     split_table,
 )
+from .figures import dark_name, open_full_size
 
 __all__ = [
     "figure",
-    "head_figure",
+    "figure_parts",
+    "causal_head_figure",
     "induction_figure",
     "rope_figure",
     "lens_figure",
@@ -66,31 +66,50 @@ def figure(path: str, alt: str, caption: str) -> str:
     )
 
 
-def head_figure(name: str, caption: str) -> str:
-    """One of the heads drawn large on the repeated sentence, by name (``previous``, ``induction``)."""
+def figure_parts(name: str) -> tuple[str, str]:
+    """A figure of the page by name (a head drawn large, ``previous`` or ``induction``, or
+    ``induction-scores``, ``rope``, ``lens``, ``prefix``): its file and its text alternative.
+    The page's figure and the notebook's (:mod:`.notebook`) are made of these."""
     f = facts()
     shown = shown_heads(f)
-    if name not in shown:
+    if name in shown:
+        return head_file(name), head_desc(f.run(ch.REPEAT), shown[name])
+    others = {
+        "induction-scores": (f"{DIR}/induction-scores.svg", induction_desc),
+        "rope": (f"{DIR}/rope-distance.svg", rope_desc),
+        "lens": (LENS, lens_desc),
+        "prefix": (PREFIX, prefix_desc),
+    }
+    if name not in others:
+        known = ", ".join([*shown, *others])
+        raise ValueError(f"no figure {name!r} on the page; there are: {known}")
+    path, desc = others[name]
+    return path, desc(f)
+
+
+def causal_head_figure(name: str, caption: str) -> str:
+    """One of the heads drawn large on the repeated sentence, by name (``previous``, ``induction``)."""
+    if name not in shown_heads(facts()):
         raise ValueError(
-            f"no head {name!r} is drawn large; there are: {', '.join(shown)}"
+            f"no head {name!r} is drawn large; there are: {', '.join(shown_heads(facts()))}"
         )
-    return figure(head_file(name), head_desc(f.run(ch.REPEAT), shown[name]), caption)
+    return figure(*figure_parts(name), caption)
 
 
 def induction_figure(caption: str) -> str:
-    return figure(f"{DIR}/induction-scores.svg", induction_desc(facts()), caption)
+    return figure(*figure_parts("induction-scores"), caption)
 
 
 def rope_figure(caption: str) -> str:
-    return figure(f"{DIR}/rope-distance.svg", rope_desc(facts()), caption)
+    return figure(*figure_parts("rope"), caption)
 
 
 def lens_figure(caption: str) -> str:
-    return figure(LENS, lens_desc(facts()), caption)
+    return figure(*figure_parts("lens"), caption)
 
 
 def prefix_figure(caption: str) -> str:
-    return figure(PREFIX, prefix_desc(facts()), caption)
+    return figure(*figure_parts("prefix"), caption)
 
 
 def _token(text: str) -> str:
