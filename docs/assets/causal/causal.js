@@ -22,13 +22,13 @@ function h(tag, attrs = {}, children = []) {
 const row = (head, cells, cls) =>
   h("tr", {}, [h("th", { scope: "row", text: head }), ...cells.map((c) => h("td", cls ? { class: cls } : {}, [c]))]);
 
-/** The shapes table's columns (workshop_site.causal_md.SHAPES). */
+/** The shapes table's columns (attention_workshop.experiment.causal_md.SHAPES). */
 const SHAPES = ["step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs"];
 
 /** The picked token's row of the heat table: outlined (causal.css), current to a screen reader. */
 const PICKED = { class: "ca-picked", "aria-current": "true" };
 
-/** The view as HTML: the same elements as workshop_site.causal_md.view_html. */
+/** The view as HTML: the same elements as attention_workshop.experiment.causal_md.view_html. */
 export function render(v) {
   const shapes = h("table", { class: "ca-shapes" }, [
     h("thead", {}, [h("tr", {}, SHAPES.map((t) => h("th", { scope: "col", text: t })))]),
