@@ -109,7 +109,7 @@ def _install(page: str, wheel: str, torch: str) -> notebooks.Cell:
         torch,
         takehome.LOCK_NAME,
         takehome.PINS_NAME,
-        takehome.MODEL_LOCK_NAME if page == "real-heads" else None,
+        takehome.MODEL_LOCK_NAME if page in notebooks.MODEL_PAGES else None,
     )
     return notebooks.Cell("code", code, {"id": f"{page}-install"})
 
