@@ -53,9 +53,11 @@ def _release() -> None:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _release()
     _OUTSIDE.clear()
-    reads = _page_cache().recorder()
-    reads.start(_OUTSIDE)
-    reads.written.add(str(Path(config.site_dir).resolve()))
+    reuse = _page_cache()
+    if reuse.may_reuse():
+        reads = reuse.recorder()
+        reads.start(_OUTSIDE)
+        reads.written.add(str(Path(config.site_dir).resolve()))
     return config
 
 
@@ -63,8 +65,10 @@ def on_nav(nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
     reuse = _page_cache()
     if reuse.usable():
         _BUILD.append(reuse.Build(_OUTSIDE, config, nav, _problems))
-    else:  # nothing is recorded in a build that never reuses
-        reuse.recorder().seen = None
+    elif (
+        reuse.installed() is not None
+    ):  # nothing is recorded in a build that never reuses
+        reuse.installed().seen = None
     return nav
 
 
@@ -103,4 +107,5 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
 
 def on_build_error(error: Exception) -> None:
     _release()
-    _page_cache().recorder().seen = None
+    if _page_cache().installed() is not None:
+        _page_cache().installed().seen = None

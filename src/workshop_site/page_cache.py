@@ -51,6 +51,7 @@ from .page_reads import (
     changed_while_read,
     forget_filled,
     inputs,
+    installed,
     memos,
     own_sessions,
     recorder,
@@ -60,6 +61,8 @@ from .page_reads import (
 __all__ = [
     "Build",
     "recorder",
+    "installed",
+    "may_reuse",
     "own_sessions",
     "usable",
     "site_key",
@@ -143,6 +146,12 @@ def templates(env: Any) -> None:
     where = cache.folder() / "templates" / name
     where.mkdir(parents=True, exist_ok=True)
     env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(where))
+
+
+def may_reuse() -> bool:
+    """Whether this build may reuse a page, known from its start: not ``FRESH=1``, the cache not
+    off (:func:`usable` also needs the cache turned on, which the experiment's hook does)."""
+    return not cache.fresh() and os.environ.get("WORKSHOP_CACHE", "") != "off"
 
 
 def usable() -> bool:

@@ -120,11 +120,17 @@ def changed_while_read(reads: Reads, seen: set[tuple[str, str]]) -> list[str]:
     )
 
 
-def recorder() -> Reads:
-    """The process's one recorder (the package is imported afresh at every build)."""
+def installed() -> Reads | None:
+    """The process's recorder if one was added, else None (none is added)."""
     box: dict[str, Any] = {"reads": None}
     sys.audit(_ADOPT, box)
     found: Reads | None = box["reads"]
+    return found
+
+
+def recorder() -> Reads:
+    """The process's one recorder (the package is imported afresh at every build)."""
+    found = installed()
     if found is None:
         found = Reads()
         sys.addaudithook(found)
@@ -210,9 +216,9 @@ def checking() -> Iterator[None]:
     """A check of the pages before they render (a claim's sentence, the notation): what it reads
     is no read of the build's that every page shares, since what a check finds reaches a page
     only as a problem (shown after the render); the memos it filled forget it."""
-    reads = recorder()
-    outer = reads.seen
-    if outer is None:
+    reads = installed()
+    outer = None if reads is None else reads.seen
+    if reads is None or outer is None:
         yield
         return
     before, reads.seen = memos(), set()
@@ -236,15 +242,17 @@ class Recorded:
         functools.update_wrapper(self, fn)
 
     def __call__(self, arg: str) -> bytes:
-        reads = recorder()
-        outer = reads.seen
+        reads = installed()
+        outer = None if reads is None else reads.seen
         if arg not in self.kept or (outer is not None and self.kept[arg][1] is None):
             inner: set[tuple[str, str]] | None = set() if outer is not None else None
-            reads.seen = inner
+            if reads is not None:
+                reads.seen = inner
             try:
                 value = self.fn(arg)
             finally:
-                reads.seen = outer
+                if reads is not None:
+                    reads.seen = outer
             self.kept[arg] = (value, None if inner is None else frozenset(inner))
         value, read = self.kept[arg]
         if outer is not None and read is not None:
