@@ -289,8 +289,9 @@ def _figure_rows() -> list[tuple[str, str]]:
 def table() -> str:
     """Markdown: every download of the site, with what it is and its size, as this build made it.
 
-    One row per take-home file and per notebook; the figures' files (two drawings and a CSV each,
-    most of the list) are folded under one line, so the list fits a phone's screen or two.
+    One row per take-home file; the figures' files (two drawings and a CSV each, most of the
+    list) and the pages' notebooks (each page has its own button too) are folded under a line
+    each, so the list fits a phone's screen or two.
     """
     wheel = f"{TAKE_HOME}/{wheel_name()}"
     rows = [
@@ -315,7 +316,7 @@ def table() -> str:
         ),
         (f"{GENERATED}/results.log", "this build's results.log"),
     ]
-    rows += [
+    books = [
         (notebook_path(p), f"[{_title(p)}]({p}.md) as a Jupyter notebook")
         for p in notebooks.PAGES
     ]
@@ -329,10 +330,13 @@ def table() -> str:
         f"The figures: {drawn} drawings, each in both colour schemes (SVG) with its numbers "
         f"(CSV), {len(figures)} files"
     )
+    pages = md_table(header, _rows(books), align="llr")
     return (
         md_table(header, _rows(rows), align="llr")
         + f'\n??? note "{summary}"\n\n'
         + "".join(f"    {line}\n" for line in folded.splitlines())
+        + f'\n??? note "The pages as Jupyter notebooks: {len(books)} files"\n\n'
+        + "".join(f"    {line}\n" for line in pages.splitlines())
     )
 
 
