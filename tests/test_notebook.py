@@ -90,3 +90,17 @@ def test_reuse_hands_over_a_run_without_running_again(run):
     )
     assert nb._real_heads_svg("generated/real-heads/x.svg") == "<svg/>"
     nb._KEPT.pop("real-heads")
+
+
+def test_a_link_to_another_page_keeps_its_words_and_other_links_stay():
+    """A notebook is read away from the site: ``page.md#x`` leads nowhere there, a web
+    address or an anchor in the notebook still works."""
+    text = (
+        "| 1. [Scores](inside-the-model.md#scores) | [home](index.md) | "
+        "[paper](https://arxiv.org/abs/1706.03762) | [below](#position) |"
+    )
+    shown = nb.Markdown(text).text
+    assert shown == (
+        "| 1. Scores | home | [paper](https://arxiv.org/abs/1706.03762) | [below](#position) |"
+    )
+    assert DisplayFormatter().format(nb.Markdown(text))[0]["text/markdown"] == shown

@@ -393,6 +393,27 @@ def test_figures_are_images_and_tables_are_tables_not_their_source(built_site, p
 
 
 @pytest.mark.site
+def test_no_notebook_output_links_to_an_address_of_the_site(built_site):
+    """Links a cell shows work where the notebook is read: a web address, a data: or an
+    attachment: image, or an anchor in the notebook; never ``page.md`` or ``../page/``."""
+    for page in notebooks.PAGES:
+        for cell in _shipped(built_site, page)["cells"]:
+            for output in cell.get("outputs", []):
+                for kind, value in output.get("data", {}).items():
+                    if kind == "text/plain":
+                        continue
+                    text = "".join(value) if isinstance(value, list) else str(value)
+                    found = re.findall(
+                        r"\]\(([^)\s]+)\)|(?:href|src)=\"([^\"]*)\"", text
+                    )
+                    for target in (a or b for a, b in found):
+                        assert re.match(r"[a-z][a-z0-9+.-]*:|#", target), (
+                            f"{page} {cell.get('id')}: {kind} links to {target!r}, "
+                            "which leads nowhere outside the site"
+                        )
+
+
+@pytest.mark.site
 def test_no_notebook_cell_imports_the_site_build_or_mkdocs(built_site):
     for page in notebooks.PAGES:
         for cell in _shipped(built_site, page)["cells"]:

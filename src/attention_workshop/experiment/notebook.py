@@ -89,11 +89,19 @@ __all__ = [
 P = ParamSpec("P")
 
 
+#: A Markdown link to another page of the site (``[words](page.md#anchor)``): a notebook is
+#: read away from the site, where that address leads nowhere.
+_PAGE_LINK = re.compile(
+    r"\[([^\]]+)\]\((?![a-z][a-z0-9+.-]*:|#)[^()\s]*\.md(?:#[^()\s]*)?\)"
+)
+
+
 class Markdown:
-    """Markdown that Jupyter renders (a table, a code block, a line of text)."""
+    """Markdown that Jupyter renders (a table, a code block, a line of text); a link to another
+    page of the site keeps its words only, as the notebook's prose does without the site's address."""
 
     def __init__(self, text: str) -> None:
-        self.text = text.strip("\n")
+        self.text = _PAGE_LINK.sub(r"\1", text.strip("\n"))
 
     def _repr_markdown_(self) -> str:
         return self.text
