@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { esc, gridCsv, gridSvg, headCsv, headSvg, level } from "../../docs/assets/minilm/figures.js";
+import { esc, gridCsv, gridSvg, headCsv, headSvg, level, SCHEMES } from "../../docs/assets/minilm/figures.js";
 import { cases } from "./fixtures.mjs";
 
 const p = cases.minilm.passes[0];
@@ -35,6 +35,21 @@ describe("the run box's CSV and SVG", () => {
       assert.ok(!svg.includes("<b>") && svg.includes(esc("<b>")));
     }
     assert.notEqual(gridSvg("x", p.half, "light"), gridSvg("x", p.half, "dark"));
+  });
+  test("the grid's description names the shade more weight gets in each scheme", () => {
+    // relative luminance (WCAG) of a #rrggbb colour: more weight is more ink over the paper
+    const lum = (hex) => {
+      const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+        .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+      return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+    };
+    for (const scheme of ["light", "dark"]) {
+      const { ink, paper } = SCHEMES[scheme];
+      const word = lum(ink) < lum(paper) ? "darker" : "lighter";
+      const desc = gridSvg("a b", p.half, scheme).match(/<desc[^>]*>([^<]*)<\/desc>/)[1];
+      assert.match(desc, new RegExp(`\\b${word} for more weight`), scheme);
+      assert.doesNotMatch(desc, word === "darker" ? /\blighter\b/ : /\bdarker\b/, scheme);
+    }
   });
   test("the head's SVG prints every weight", () => {
     const svg = headSvg(toks, p.half[0][2], "layer 1, head 3", "light");

@@ -51,7 +51,7 @@ export function gridSvg(text, att, scheme = "light") {
       body += `<g><title>layer ${l + 1}, head ${n + 1}</title><rect x="${x}" y="${y}" width="${box}" height="${box}" fill="${p.paper}"/>${cells(att[l][n], x, y, s, p.ink)}</g>`;
     }
   }
-  const desc = `Heatmaps of all ${L * H} heads of all-MiniLM-L6-v2 on "${esc(text)}", computed in this browser: ${L} layers down, ${H} heads across; each row of a heatmap is where one of its ${T} tokens looks, darker for more weight.`;
+  const desc = `Heatmaps of all ${L * H} heads of all-MiniLM-L6-v2 on "${esc(text)}", computed in this browser: ${L} layers down, ${H} heads across; each row of a heatmap is where one of its ${T} tokens looks, ${scheme === "dark" ? "lighter" : "darker"} for more weight.`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${Ht}" width="${W}" height="${Ht}" role="img" aria-labelledby="g-title g-desc" font-family="system-ui, sans-serif"><title id="g-title">All heads: ${esc(text)}</title><desc id="g-desc">${desc}</desc>${body}</svg>`;
 }
 
