@@ -24,5 +24,8 @@ def on_pre_build(config: MkDocsConfig) -> None:
     def read(page: str) -> str:
         return (docs / page).read_text(encoding="utf-8")
 
-    for page, message in common.pages().sentence_problems(read):
-        common.problem(message, page=page)
+    from workshop_site.page_reads import checking  # its reads are no page's
+
+    with checking():  # what it finds reaches a page as a problem alone
+        for page, message in common.pages().sentence_problems(read):
+            common.problem(message, page=page)

@@ -57,8 +57,11 @@ def on_pre_build(config: MkDocsConfig) -> None:
                 for e, f in missing
             )
         )
-    pages = [(f, (docs / f).read_text(encoding="utf-8")) for _, f in entries]
-    problems = common.notation().check(pages)
+    from workshop_site.page_reads import checking  # its reads are no page's
+
+    with checking():  # what it finds fails the build
+        pages = [(f, (docs / f).read_text(encoding="utf-8")) for _, f in entries]
+        problems = common.notation().check(pages)
     if problems:
         raise PluginError(
             "attention_workshop: the pages break the notation (src/workshop_site/notation.toml):\n  "

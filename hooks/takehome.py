@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import _workshop_common as common
 from mkdocs.exceptions import PluginError
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 SOURCE_PAGE = "source.md"
 _TITLE = re.compile(r"^# .*$", re.M)
+_NOTEBOOKS: dict[str, File] = {}  # by page: filled once the pages are rendered
 
 
 # once the package is imported and the cache on (hooks/experiment.py, priority 100): setuptools
@@ -53,16 +54,37 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     }
     downloads.configure(config.site_url or "", diagrams, real_heads)
     try:
-        made = downloads.files()
+        made = downloads.takehome_files()
     except (RuntimeError, ValueError) as err:
         raise PluginError(f"attention_workshop: the take-home files: {err}") from err
     for path, data in made.items():
         files.append(File.generated(config, path, content=data))
+    # a notebook is made when its page's button asks for its size, or after the pages (on_env):
+    # a page's render reads its own notebook's page and snippets, not every page's
+    _NOTEBOOKS.clear()
+    for page in downloads.notebooks.PAGES:
+        _NOTEBOOKS[page] = File.generated(
+            config, downloads.notebook_path(page), content=b""
+        )
+        files.append(_NOTEBOOKS[page])
+    return files
+
+
+@event_priority(-50)  # after hooks/page_reuse.py stops recording the pages' reads
+def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
+    downloads = common.downloads()
+    for page, file in _NOTEBOOKS.items():
+        try:
+            file.content_bytes = downloads.notebook(page)
+        except (RuntimeError, ValueError) as err:
+            raise PluginError(
+                f"docs/{page}.md: its notebook could not be made: {err}"
+            ) from err
     for page, message in downloads.FAILED:
         common.problem(
             f"docs/{page}.md: its notebook did not run: {message}", page=f"{page}.md"
         )
-    return files
+    return env
 
 
 def on_page_markdown(

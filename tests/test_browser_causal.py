@@ -134,3 +134,86 @@ def test_the_explorer_after_a_pick_is_accessible(browser, site_url, scheme):
     finally:
         context.close()
     assert not problems, "\n".join(problems)
+
+
+#: Each table's columns: where every cell's text sits, header and body ('left' or 'right'), per column.
+ALIGNMENTS = """(sel) => [...document.querySelectorAll(sel + ' table')].map(t => {
+  const cols = [];
+  for (const r of t.rows) [...r.cells].forEach((c, i) => {
+    (cols[i] ||= new Set()).add(getComputedStyle(c).textAlign.replace('start', 'left'));
+  });
+  return [t.className, cols.map(s => [...s].sort().join('+'))];
+})"""
+
+#: The heat table's rows: [aria-current, the row header's border-top width, its colour, the page's
+#: background colour, the row header's text] for each row.
+PICKED_ROWS = """(sel) => [...document.querySelectorAll(sel + ' .ca-heat tbody tr')].map(r => {
+  const th = r.cells[0], s = getComputedStyle(th), last = getComputedStyle(r.cells[r.cells.length - 1]);
+  return [r.getAttribute('aria-current'), parseFloat(s.borderTopWidth), parseFloat(last.borderRightWidth),
+          s.borderTopColor, getComputedStyle(document.body).backgroundColor, th.textContent];
+})"""
+
+
+def _luminance(css: str) -> float:
+    """WCAG relative luminance of an ``rgb()``/``rgba()`` colour (its alpha over the page ignored)."""
+    r, g, b = (float(x) / 255 for x in css[css.index("(") + 1 : -1].split(",")[:3])
+
+    def lin(c: float) -> float:
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def _check_explorer(page, token: int) -> None:
+    """Every column's header sits as its cells do; the picked token's row, and it alone, is outlined
+    (2 px, in a colour that contrasts with the page) and current to a screen reader."""
+    for table, cols in page.evaluate(ALIGNMENTS, APP):
+        assert all("+" not in c for c in cols), (
+            f"{table}: a header aligned unlike its column: {cols}"
+        )
+    assert next(c for _, c in page.evaluate(ALIGNMENTS, APP)) == [
+        "left",
+        "left",
+        "right",
+        "left",
+        "right",
+    ], "the shapes table: step and shapes left, FLOPs right"
+    rows = page.evaluate(PICKED_ROWS, APP)
+    current = [i for i, r in enumerate(rows) if r[0] == "true"]
+    assert current == [token], f"aria-current rows {current}, picked token {token}"
+    _, top, right, colour, bg, _ = rows[token]
+    assert top >= 2 and right >= 2, f"the picked row's outline: {top} px, {right} px"
+    assert all(r[1] < 2 for i, r in enumerate(rows) if i != token), (
+        "another row is outlined"
+    )
+    hi, lo = sorted([_luminance(colour), _luminance(bg)], reverse=True)
+    assert (hi + 0.05) / (lo + 0.05) >= 3, f"outline {colour} on {bg}: under 3:1"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_headers_align_with_their_columns_and_the_picked_row_is_outlined(
+    browser, site_url, scheme
+):
+    f = ch.facts()
+    context = browser.new_context(
+        viewport=DESKTOP, java_script_enabled=False, color_scheme=scheme
+    )
+    try:  # the page's own HTML, before any script
+        page = context.new_page()
+        page.goto(site_url + PAGE)
+        _check_explorer(page, f.cat[0])
+    finally:
+        context.close()
+    context = browser.new_context(viewport=PHONE, color_scheme=scheme)
+    try:  # the script's HTML, after a pick
+        page = context.new_page()
+        page.goto(site_url + PAGE, wait_until="networkidle")
+        page.wait_for_selector(f"{APP}[data-ready]", state="attached")
+        page.select_option(f"{APP} select[name=sentence]", "river")
+        page.select_option(f"{APP} select[name=token]", "2")
+        page.wait_for_function(
+            f"document.querySelector('{APP}').dataset.shown?.endsWith(' 2')"
+        )
+        _check_explorer(page, 1)
+    finally:
+        context.close()

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from attention_workshop.chapters import inside_the_model as inside
-from workshop_site import inside_page
+from attention_workshop.experiment import inside_page
 
 pytestmark = pytest.mark.browser
 

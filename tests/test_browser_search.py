@@ -3,9 +3,7 @@ box, in headless Chromium, and the order of the pages it lists read back.
 
 The lesson that teaches each term is typed here from the pages (the section that introduces it, as
 notation.toml and the nav say), not read from hooks/search_rank.py. Every term's first result is a
-lesson, and its teaching lesson ranks above every reference page; where the teaching lesson is not yet
-the very first result (another lesson quotes the term in a section title), the case is an expected
-failure, strict, so it shows when it becomes true.
+lesson, and its teaching lesson is the very first result and ranks above every reference page.
 """
 
 from __future__ import annotations
@@ -50,8 +48,6 @@ TEACHES = {
     "scaling": "module-2/",
     "LayerNorm": "inside-the-model/",
 }
-#: terms whose first result is another lesson (measured on this commit's site)
-NOT_FIRST_YET = {"softmax", "query", "causal", "head", "d_k", "scaling"}
 
 RESULT_PAGES = """() => [...document.querySelectorAll(
   '.md-search-result__list > .md-search-result__item > a.md-search-result__link')]
@@ -93,17 +89,7 @@ def test_a_lesson_comes_first_and_the_teaching_one_above_every_reference(
     assert above == [], f"{term!r}: reference pages above {teacher}: {above}"
 
 
-@pytest.mark.parametrize(
-    "term",
-    [
-        pytest.param(
-            t, marks=pytest.mark.xfail(strict=True, reason="another lesson ranks first")
-        )
-        if t in NOT_FIRST_YET
-        else t
-        for t in TEACHES
-    ],
-)
+@pytest.mark.parametrize("term", list(TEACHES))
 def test_the_first_result_is_the_lesson_that_teaches_it(search_page, site_url, term):
     pages = _results(search_page, site_url, term)
     assert pages[:1] == [TEACHES[term]], f"{term!r}: {pages[:4]}"
@@ -119,3 +105,41 @@ def test_no_result_shows_a_raw_results_log_block(search_page, site_url):
           .map(i => i.querySelector('a').getAttribute('href'))"""
     )
     assert [h for h in shown if "results-log" not in h] == [], shown
+
+
+def test_the_teaching_lessons_are_notation_tomls_where_it_lists_the_term():
+    """notation.toml names the section that introduces each of its terms and symbols: where it lists
+    one of the terms above (softmax, d_k, causal mask, LayerNorm, RoPE, induction head), its page is
+    the teaching lesson typed here."""
+    import tomllib
+
+    from .conftest import ROOT
+
+    toml = ROOT / "src" / "workshop_site" / "notation.toml"
+    entries = tomllib.loads(toml.read_text(encoding="utf-8"))["entry"]
+    page = {
+        e.get("term") or e.get("tex"): e["page"].split(".md")[0] + "/" for e in entries
+    }
+    named = {
+        "softmax": "softmax",
+        "d_k": "d_k",
+        "causal": "causal mask",
+        "mask": "causal mask",
+    }
+    named |= {"LayerNorm": "LayerNorm", "RoPE": "RoPE", "induction": "induction head"}
+    assert {t: page[n] for t, n in named.items()} == {t: TEACHES[t] for t in named}
+
+
+def test_each_lesson_outranks_the_lessons_after_it(built_site):
+    """The boost hooks/search_rank.py gives each page, read from the built search index: it falls
+    along the reading order, and every reference page's is below every lesson's."""
+    import json
+
+    index = json.loads((built_site / "search" / "search_index.json").read_text())
+    boost = {d["location"].split("#")[0]: d.get("boost") for d in index["docs"]}
+    lessons = [boost[p] for p in LESSONS]
+    assert lessons == sorted(lessons, reverse=True) and len(set(lessons)) == len(
+        lessons
+    )
+    refs = [boost[p] for p in REFERENCE if p in boost]
+    assert refs and max(refs) < min(lessons), (refs, lessons)

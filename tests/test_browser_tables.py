@@ -154,7 +154,7 @@ _DOWNLOADS_HEIGHT = """() => {
 
 
 def test_the_downloads_fit_two_phone_screens(browser, site_url):
-    """One row per take-home file and per notebook; the figures' 39 files folded under one line.
+    """One row per take-home file; the figures' files and the notebooks folded under a line each.
     Unfolded, as the list used to be, it is far longer than the bound: the check can fail."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()

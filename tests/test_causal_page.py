@@ -1,4 +1,4 @@
-"""workshop_site.causal_steps and causal_md: the explorer of "A causal model" as the build writes it,
+"""experiment/causal_steps.py and causal_md.py: the explorer of "A causal model" as the build writes it,
 the box a reader without JavaScript sees (docs/assets/causal/model.js is held to the same view by
 tests/js/causal.test.mjs).
 
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from attention_workshop.chapters import causal_heads as ch
-from workshop_site import causal_md, causal_steps
+from attention_workshop.experiment import causal_md, causal_steps
 
 MINUS = "\u2212"
 
@@ -107,3 +107,19 @@ def test_a_causal_heads_masked_cells_print_no_weight():
     assert len(printed(head_svg(w, ["a", "b", "c"], "t", "d"))) == 9
     shown = printed(head_svg(w, ["a", "b", "c"], "t", "d", causal=True))
     assert sorted(shown) == sorted(["1.00", ".25", ".75", ".50", ".25", ".25"]), shown
+
+
+def test_the_page_and_its_notebook_draw_the_same_figures_by_name():
+    """figure_parts names each figure's file once, for the page (causal_md) and its notebook."""
+    assert (
+        causal_md.figure_parts("induction")[0] == "generated/causal/induction-head.svg"
+    )
+    assert causal_md.figure_parts("lens")[0] == "generated/causal/logit-lens.svg"
+    alt = causal_md.figure_parts("previous")[1]
+    assert alt.startswith("Heatmap of layer ") and "→" in alt
+    with pytest.raises(
+        ValueError, match="there are: previous, induction, induction-scores"
+    ):
+        causal_md.figure_parts("nope")
+    with pytest.raises(ValueError, match="no head 'rope' is drawn large"):
+        causal_md.causal_head_figure("rope", "")

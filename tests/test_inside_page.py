@@ -1,4 +1,4 @@
-"""workshop_site/inside_page.py and workshop_site/inside_html.py: the page's JSON, text, tables, HTML and prose values.
+"""experiment/inside_page.py and experiment/inside_html.py: the page's JSON, text, tables, HTML and prose values.
 
 Expected texts are written out here from hand counts (GPT-2's published sizes multiplied out),
 NumPy's seeded generator drawn here, and the toy vocabulary's table; the JSON's reference output
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 import torch
 
+from attention_workshop.experiment import inside_html, inside_page
 from attention_workshop.gpt2 import GPT2
-from workshop_site import inside_html, inside_page
 
 from .conftest import ROOT
 

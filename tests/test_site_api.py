@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from workshop_site import exam_page, inside_page, site
+from attention_workshop.experiment import inside_page
+from workshop_site import exam_page, site
 
 ROOT = Path(__file__).resolve().parent.parent
 CAPTURES = ROOT / "captures"

@@ -291,14 +291,21 @@ def _edit_for_reuse(project: Path) -> None:
 
 
 def _edit_again(project: Path, cache: Path) -> None:
-    """Edits that leave the code alone, so the other pages' kept renders are used: prose, a D2
-    diagram, a widget's CSS, a same-size edit with the old date of an include outside snippets/;
-    and one byte flipped in every other kept page (the others may be used)."""
+    """Edits that leave the package alone, so the other pages' kept renders are used: prose, a
+    snippet, a file another page's snippet reads, a widget's CSS, a same-size edit with the old
+    date of an include outside snippets/; and one byte flipped in every other kept page (the
+    others may be used). (A D2 diagram is drawn before the pages render, so an edit to one
+    renders every page again: :func:`_edit_diagram`, a round of its own.)"""
+    snippet = project / "snippets" / "module-2" / "wired_matrices.py"
+    snippet.write_text(
+        snippet.read_text() + 'print("\\nA snippet edited under serve.")\n'
+    )
+    data = project / "snippets" / "sound" / "data.txt"
+    _replace(data, "Data, edited.", "Data, again.")
     page = project / "docs" / "module-1.md"
     page.write_text(
         page.read_text() + "\nA second sentence the soundness test added.\n"
     )
-    _replace(project / "docs" / "diagrams" / "path.d2", "none learned", "none trained")
     css = project / "docs" / "assets" / "inside" / "inside.css"
     css.write_text(css.read_text() + "\n/* edited again */\n")
     note = project / "docs" / "assets" / "sound-note.txt"
@@ -309,6 +316,11 @@ def _edit_again(project: Path, cache: Path) -> None:
         data = bytearray(entry.read_bytes())
         data[len(data) // 2] ^= 0x01
         entry.write_bytes(bytes(data))
+
+
+def _edit_diagram(project: Path) -> None:
+    """A D2 diagram alone, in a round where every page's kept render is otherwise current."""
+    _replace(project / "docs" / "diagrams" / "path.d2", "none learned", "none trained")
 
 
 def _serve(project: Path, tmp: Path, port: int, env: dict[str, str]):
@@ -429,6 +441,8 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
         text = _settled(tmp_path / "serve.log", since, proc)
         assert _FAILED not in text, text[-3000:]
         assert "computed again: page/" in text, text[-3000:]
+        reused = re.findall(r"page_reuse: (\d+) page\(s\) reused, (\d+) rendered", text)
+        assert reused and int(reused[-1][0]) > 0, text[-3000:]
         again = tmp_path / "fresh-again"
         build_site(
             again, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
@@ -436,8 +450,21 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
         m1 = (again / "module-1" / "index.html").read_text()
         m3 = (again / "module-3" / "index.html").read_text()
         assert "A note as it WAS." in m3 and "A second sentence" in m1
-        assert "none trained" in (again / "final-exam" / "index.html").read_text()
+        assert "Data, again." in m3
+        m2 = (again / "module-2" / "index.html").read_text()
+        assert "A snippet edited under serve." in m2
         _assert_served_is_fresh(tmp_path, base, again)
+        # a D2 diagram: every page drawn again, none reused from before the edit
+        since = (tmp_path / "serve.log").stat().st_size
+        _edit_diagram(project)
+        text = _settled(tmp_path / "serve.log", since, proc)
+        assert _FAILED not in text, text[-3000:]
+        drawn = tmp_path / "fresh-diagram"
+        build_site(
+            drawn, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
+        )
+        assert "none trained" in (drawn / "final-exam" / "index.html").read_text()
+        _assert_served_is_fresh(tmp_path, base, drawn)
     finally:
         proc.terminate()
         try:

@@ -2,7 +2,7 @@
 
 Run as its own process, so nothing is loaded before it starts. It imports the page's
 module first (Matplotlib and the rest of the site's code are not the model's cost), then
-times :func:`workshop_site.causal_page.facts` with the build's cache on (the environment's
+times :func:`attention_workshop.experiment.causal_page.facts` with the build's cache on (the environment's
 hash, which a build computes once for all its cached results, before the clock starts), and
 prints the seconds. ``cold`` sets ``FRESH=1``: SmolLM2 is read from its GGUF file and every sentence
 run through it (the cost a build pays when the model's inputs changed). ``warm`` reads the
@@ -24,8 +24,7 @@ def main(kind: str) -> int:
         os.environ["FRESH"] = "1"
     else:
         os.environ.pop("FRESH", None)
-    from attention_workshop.experiment import cache
-    from workshop_site import causal_page
+    from attention_workshop.experiment import cache, causal_page
 
     cache.enable()
     cache.environment()  # computed once per build for every cached result: not this page's cost

@@ -1,3 +1,3 @@
-from workshop_site.causal_md import downloads
+from attention_workshop.experiment.causal_md import downloads
 
 print(downloads())

@@ -1,3 +1,3 @@
-from workshop_site.causal_md import explorer_html
+from attention_workshop.experiment.causal_md import explorer_html
 
 print(explorer_html())

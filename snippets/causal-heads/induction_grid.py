@@ -1,4 +1,4 @@
-from workshop_site.causal_md import induction_figure
+from attention_workshop.experiment.causal_md import induction_figure
 
 caption = (
     "Every head's induction score on the repeated sentence. The stronger a cell's colour "

@@ -1,7 +1,7 @@
-from workshop_site.causal_md import head_figure
+from attention_workshop.experiment.causal_md import causal_head_figure
 
 caption = (
     "The induction head on the same sentence. In the second half, each row of a "
     "repeated token can be read against the token that followed its first copy."
 )
-print(head_figure("induction", caption))
+print(causal_head_figure("induction", caption))

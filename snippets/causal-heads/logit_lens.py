@@ -1,4 +1,4 @@
-from workshop_site.causal_md import lens_figure
+from attention_workshop.experiment.causal_md import lens_figure
 
 caption = (
     "Each sentence's final guess, read after every layer through the final norm and "

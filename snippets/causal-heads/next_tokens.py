@@ -1,3 +1,3 @@
-from workshop_site.causal_md import next_table
+from attention_workshop.experiment.causal_md import next_table
 
 print(next_table())

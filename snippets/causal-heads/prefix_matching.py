@@ -1,4 +1,4 @@
-from workshop_site.causal_md import prefix_figure
+from attention_workshop.experiment.causal_md import prefix_figure
 
 caption = (
     "Every head's prefix-matching score on random tokens repeated once, averaged over "

@@ -1,7 +1,7 @@
-from workshop_site.causal_md import head_figure
+from attention_workshop.experiment.causal_md import causal_head_figure
 
 caption = (
     "The previous-token head on the repeated sentence: its bright cells sit "
     "just left of the diagonal."
 )
-print(head_figure("previous", caption))
+print(causal_head_figure("previous", caption))

@@ -1,4 +1,4 @@
-from workshop_site.causal_md import rope_figure
+from attention_workshop.experiment.causal_md import rope_figure
 
 caption = (
     "The same two words, the key placed further and further back. "

@@ -1,4 +1,4 @@
 # The toy block's sizes beside GPT-2 small's.
-from workshop_site.inside_page import sizes_table
+from attention_workshop.experiment.inside_page import sizes_table
 
 print(sizes_table())

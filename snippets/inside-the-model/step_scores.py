@@ -1,4 +1,4 @@
 # Step "scores" as static tables: its shapes and cost at both scales, then the toy matrices (head 1).
-from workshop_site.inside_html import static_step
+from attention_workshop.experiment.inside_html import static_step
 
 print(static_step("scores"))

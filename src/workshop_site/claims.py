@@ -20,11 +20,16 @@ from attention_workshop.chapters import (
     inside_the_model,
     real_heads,
 )
-from attention_workshop.experiment import claim_runner, real_heads_page, sources
+from attention_workshop.experiment import (
+    causal_page,
+    claim_runner,
+    real_heads_page,
+    sources,
+)
 from attention_workshop.experiment.claim_runner import SECTION_CLAIMS, ClaimError, Page
 from attention_workshop.experiment.results import Results
 
-from . import causal_page, claim_sentences
+from . import claim_sentences
 
 __all__ = [
     "ClaimError",

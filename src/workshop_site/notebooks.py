@@ -23,10 +23,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PAGES", "Cell", "fill", "links", "cells", "notebook"]
+__all__ = ["PAGES", "MODEL_PAGES", "Cell", "fill", "links", "cells", "notebook"]
 
 #: The pages that are also notebooks (a docs/<name>.md each), in the order of the site's nav.
-PAGES = ("module-0", "module-1", "module-2", "module-3", "step-by-step", "real-heads")
+PAGES = (
+    "module-0",
+    "module-1",
+    "module-2",
+    "module-3",
+    "step-by-step",
+    "inside-the-model",
+    "real-heads",
+    "causal-heads",
+)
+#: The notebook pages whose cells run a trained model: their install cell installs its wheels.
+MODEL_PAGES = ("inside-the-model", "real-heads", "causal-heads")
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)\s*\}\}")
 _EXEC = re.compile(r'^```python exec="1"(?P<options>[^\n]*)$')

@@ -4,13 +4,27 @@ plain ``mkdocs build``; never with ``FRESH=1`` (so never ``make site``), never w
 A page's entry (kind ``page`` of experiment/cache.py: checksummed, a damaged one is rendered
 again and named in the log) is found under a key of the page's final Markdown (after every other
 ``on_page_markdown``), its source and URL, the site's nav (every title and URL), the project's
-code and data (``src/``, ``hooks/``, ``snippets/``, ``overrides/``, ``captures/``, mkdocs.yml, the
-locks, pyproject.toml), the interpreter and platform, every environment variable, and the
-config's address. It holds what the render read: every file opened and every folder listed
-while it rendered (a ``sys.addaudithook`` hook, on only during the render), with their bytes'
-hash, and every program it ran (the executable's bytes too). It is used only when each of those
-is unchanged. A render that reported a problem or logged a warning is never kept; the API page
-(mkdocstrings registers its anchors while it renders) is rendered at every build.
+code and data (``src/``, ``hooks/``, ``overrides/``, ``captures/``, mkdocs.yml, the locks,
+pyproject.toml), the interpreter and platform, every environment variable, and the config's
+address. It holds what the render read, with their bytes' hash: every file opened, every folder
+listed and every program run (a ``sys.addaudithook`` hook, :class:`.page_reads.Reads`), from the
+page's ``on_pre_page`` to its HTML, and what the build read before and between the pages'
+renders (its configuration, the experiment, the generated files; not what the checks of every
+page read, :func:`.page_reads.checking`). It is used only when each of those is unchanged. The
+snippets and pages are not in the key: a page reads the ones it includes, and an edit to one
+renders again only the pages that read it.
+
+Memory that outlives one page's render could carry what an earlier page read into a later page
+without the later page reading it. The build's is of three kinds: the package's modules (loaded
+before the first page, or by a render; their files are read when they load), their
+``functools`` memos (whatever a render or a check put in one is forgotten at its end,
+:func:`.page_reads.forget_filled`, so a later page computes it again and reads what it reads),
+and markdown-exec's sessions (:func:`.page_reads.own_sessions` gives each page's its own name:
+a session never spans pages, in any build). A file changed while a page rendered (its status
+at the read is not its status at the keep) leaves the render unkept: the next build renders it.
+
+A render that reported a problem or logged a warning is never kept; the API page (mkdocstrings
+registers its anchors while it renders) is rendered at every build.
 
 What a reused render gives MkDocs back is the page's HTML as the render made it (every hook's
 ``on_page_content`` then runs on it as after a render), its toc, title, anchors and links to
@@ -25,94 +39,52 @@ import logging
 import os
 import platform
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from attention_workshop.experiment import cache
 
 from . import publish
+from .page_reads import (
+    Reads,
+    changed_while_read,
+    forget_filled,
+    inputs,
+    installed,
+    memos,
+    own_sessions,
+    recorder,
+    snapshot,
+)
+
+__all__ = [
+    "Build",
+    "recorder",
+    "installed",
+    "may_reuse",
+    "own_sessions",
+    "usable",
+    "site_key",
+    "page_key",
+    "headings",
+    "templates",
+]
 
 KIND = "page"
 # the environment variables no page's render reads: the completion marker's path, which differs
 # with the site folder of every build, read by hooks/publish.py once every page is written
 _AFTER_THE_PAGES = (publish.MARKER,)
-_VERSION = 1
-_TREES = ("src", "hooks", "snippets", "overrides", "captures")
+_VERSION = 2
+_API = "\n::: "
+_TREES = ("src", "hooks", "overrides", "captures")
 _FILES = (
     "mkdocs.yml",
     "requirements.lock",
     "requirements-model.lock",
     "pyproject.toml",
 )
-_ADOPT = (
-    "workshop_site.page_cache.adopt"  # a process keeps one recorder over fresh imports
-)
-_SKIP = tuple({sys.prefix, sys.base_prefix, "/proc", "/dev", "/sys"})
-_API = "\n::: "
 log = logging.getLogger("mkdocs.hooks.page_reuse")
-
-
-class Reads:
-    """The audit hook: while ``seen`` is a set, what the process opens, lists and runs."""
-
-    def __init__(self) -> None:
-        self.seen: set[tuple[str, str]] | None = None
-
-    def __call__(self, event: str, args: tuple) -> None:
-        if event == _ADOPT:
-            args[0]["reads"] = self
-        seen = self.seen
-        if seen is None:
-            return
-        try:
-            if event == "open":
-                path, mode, flags = args
-                reading = (
-                    mode is None and (flags or 0) & os.O_ACCMODE != os.O_WRONLY
-                ) or (isinstance(mode, str) and ("r" in mode or "+" in mode))
-                if reading and not isinstance(path, int):
-                    seen.add(("file", os.path.abspath(os.fsdecode(path))))
-            elif event in ("os.listdir", "os.scandir") and not isinstance(args[0], int):
-                seen.add(("dir", os.path.abspath(os.fsdecode(args[0] or "."))))
-            elif event == "subprocess.Popen":
-                seen.add(("file", os.path.abspath(os.fsdecode(args[0]))))
-                seen.add(("ran", repr(args[1])))
-        except (
-            Exception
-        ):  # an audit hook must never raise: the read is marked unrecorded
-            seen.add(("unrecorded", event))
-
-
-def recorder() -> Reads:
-    """The process's one recorder (the package is imported afresh at every build)."""
-    box: dict[str, Any] = {"reads": None}
-    sys.audit(_ADOPT, box)
-    found: Reads | None = box["reads"]
-    if found is None:
-        found = Reads()
-        sys.addaudithook(found)
-    return found
-
-
-def snapshot(kind: str, where: str) -> str | None:
-    """What a recorded read found now: the bytes' hash, a folder's names' hash, None if absent."""
-    if kind == "ran":
-        return where
-    if kind == "unrecorded":
-        return (
-            "unrecorded"  # an entry with a read the hook could not name is never used
-        )
-    try:
-        listed = kind == "dir"
-        data = "\0".join(sorted(os.listdir(where))).encode() if listed else b""
-        data = data if listed else Path(where).read_bytes()
-    except OSError:
-        return None
-    return hashlib.sha256(data).hexdigest()
-
-
-def _kept(kind: str, where: str) -> bool:
-    return kind != "file" or not where.startswith(_SKIP)
 
 
 def site_key(config: Any, nav: Any) -> str:
@@ -143,6 +115,45 @@ def page_key(site: str, markdown: str, page: Any) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
+def templates(env: Any) -> None:
+    """The theme's templates compiled once for the builds that may reuse (``mkdocs serve``
+    compiles every template again at each build): Jinja's own bytecode cache, which uses a
+    template's kept code only when the bytes of its source are the same (a checksum of the
+    source), in a folder of the cache named by Jinja's and Python's versions and every setting
+    of the environment that changes what a template compiles to."""
+    import jinja2
+
+    settings = (
+        jinja2.__version__,
+        sys.version,
+        sorted(env.extensions),
+        repr(env.autoescape),
+        env.block_start_string,
+        env.block_end_string,
+        env.variable_start_string,
+        env.variable_end_string,
+        env.comment_start_string,
+        env.comment_end_string,
+        env.line_statement_prefix,
+        env.line_comment_prefix,
+        env.trim_blocks,
+        env.lstrip_blocks,
+        env.newline_sequence,
+        env.keep_trailing_newline,
+        env.optimized,
+    )
+    name = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
+    where = cache.folder() / "templates" / name
+    where.mkdir(parents=True, exist_ok=True)
+    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(where))
+
+
+def may_reuse() -> bool:
+    """Whether this build may reuse a page, known from its start: not ``FRESH=1``, the cache not
+    off (:func:`usable` also needs the cache turned on, which the experiment's hook does)."""
+    return not cache.fresh() and os.environ.get("WORKSHOP_CACHE", "") != "off"
+
+
 def usable() -> bool:
     return cache.enabled() and not cache.fresh()
 
@@ -152,7 +163,7 @@ def reusable(markdown: str) -> bool:
     return _API not in f"\n{markdown}"
 
 
-def find(key: str) -> dict | None:
+def find(key: str, known: dict | None = None) -> dict | None:
     """The kept render under ``key`` when every read it recorded is unchanged, else None."""
     # a page never kept is no computed result of the cache's count (hooks/experiment.py's line)
     if not cache.holds(KIND, key):
@@ -161,20 +172,26 @@ def find(key: str) -> dict | None:
     if not isinstance(entry, dict):
         return None
     for kind, where, seen in entry["reads"]:
-        if snapshot(kind, where) != seen:
+        if snapshot(kind, where, known) != seen:
             log.debug("page_reuse: %s changed since the render was kept", where)
             return None
     return entry
 
 
-def keep(key: str, reads: set[tuple[str, str]], page: Any, html: str) -> None:
+def keep(
+    key: str,
+    reads: set[tuple[str, str]],
+    page: Any,
+    html: str,
+    known: dict | None = None,
+) -> None:
     """Store the render of ``page`` with what it read."""
     links = {
         to.src_uri: dict(anchors)
         for to, anchors in (page.links_to_anchors or {}).items()
     }
     entry = {
-        "reads": sorted((k, w, snapshot(k, w)) for k, w in reads if _kept(k, w)),
+        "reads": sorted((k, w, snapshot(k, w, known)) for k, w in reads),
         "html": html,
         "toc": page.toc,
         "title": page.title,
@@ -201,3 +218,117 @@ def headings(toc: Any) -> list[tuple[str, str]]:
         out.append((item.id, item.title))
         out.extend(headings(item.children))
     return out
+
+
+class _Warnings(logging.Handler):
+    """Counts the warnings logged while a page renders (a render that logged one is not kept)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
+class Build:
+    """One build's page reuse: its reads outside the pages, the hashes it took, its counts.
+
+    The hook calls :meth:`begin` at a page's ``on_pre_page``, :meth:`lookup` with its final
+    Markdown, and :meth:`end` with its HTML. ``problems(src)`` counts the problems reported so
+    far for a page (a render that reported one is not kept)."""
+
+    def __init__(
+        self,
+        outside: set[tuple[str, str]],
+        config: Any,
+        nav: Any,
+        problems: Callable[[str], int],
+    ) -> None:
+        self.reads: Reads = recorder()
+        self.outside = outside
+        self.site = site_key(config, nav)
+        self.autorefs = config.plugins.get("autorefs")
+        self.problems = problems
+        self.known: dict[tuple[str, str], str | None] = {}
+        self.reused = self.rendered = 0
+        self.page: dict[str, Any] = {}
+        self.gap: Any = memos()  # the memos before the reads between two pages
+
+    def begin(self) -> None:
+        """A page's reads start: its own from here."""
+        self.release()
+        forget_filled(self.gap)
+        self.page = {"raw": set(), "memos": memos()}
+        self.reads.seen = self.page["raw"]
+
+    def release(self) -> None:
+        """No warning counter left on (a render that raised left it); from a page's HTML to the
+        next page's start, what is read is no input of a kept render (the other hooks'
+        ``on_page_content`` run on every build's HTML, the kept one too) and what fills a memo
+        is forgotten before the next page renders."""
+        warnings = self.page.get("warnings")
+        for name in ("", "mkdocs"):
+            if warnings is not None:
+                logging.getLogger(name).removeHandler(warnings)
+        if self.page:
+            self.gap = memos()
+            self.reads.seen = set()
+        self.page = {}
+
+    def lookup(self, markdown: str, page: Any) -> bool:
+        """Whether the page's kept render is used (its Markdown is then not rendered)."""
+        if "raw" not in self.page or not reusable(markdown):
+            return False
+        key = page_key(self.site, markdown, page)
+        self.reads.seen = None  # looking up the kept render is no read of the page's
+        entry = find(key, self.known)
+        self.reads.seen = self.page["raw"]
+        if entry is not None:
+            self.page.update(entry=entry)
+            return True
+        warnings = _Warnings()
+        for name in ("", "mkdocs"):
+            logging.getLogger(name).addHandler(warnings)
+        self.page.update(
+            key=key, warnings=warnings, problems=self.problems(page.file.src_uri)
+        )
+        return False
+
+    def end(self, output: str, page: Any, files: Any) -> str:
+        """The page's HTML: the kept one on a hit (its headings registered with autorefs
+        again); on a miss the render is kept if it reported no problem, logged no warning and
+        no file it read changed meanwhile. Reads go to the build's again."""
+        if "raw" not in self.page:
+            return output
+        self.reads.seen = None
+        forget_filled(self.page["memos"])
+        if "entry" in self.page:
+            self.reused += 1
+            output = give_back(self.page["entry"], page, files)
+            for anchor, title in headings(page.toc) if self.autorefs else ():
+                self.autorefs.register_anchor(page, anchor, title=title)
+        else:
+            self.rendered += 1
+        if "key" in self.page:
+            clean = self.page["warnings"].count == 0
+            clean = clean and self.problems(page.file.src_uri) == self.page["problems"]
+            reads = inputs(self.reads, self.page["raw"] | self.outside)
+            changed = changed_while_read(self.reads, reads)
+            if changed:
+                log.info(
+                    "page_reuse: %s changed while it was read; not kept", changed[0]
+                )
+            if clean and not changed:
+                keep(self.page["key"], reads, page, output, self.known)
+        self.release()
+        return output
+
+    def stop(self) -> None:
+        """Every page is rendered: nothing more recorded; the counts in the log."""
+        self.release()
+        forget_filled(self.gap)
+        self.reads.seen = None
+        log.info(
+            "page_reuse: %d page(s) reused, %d rendered", self.reused, self.rendered
+        )

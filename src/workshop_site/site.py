@@ -12,19 +12,18 @@ from __future__ import annotations
 
 import re
 
-from attention_workshop.experiment import cache, real_heads_page
+from attention_workshop.experiment import (
+    cache,
+    causal_page,
+    causal_reads,
+    inside_page,
+    real_heads_page,
+)
 from attention_workshop.experiment.results import Results
 from attention_workshop.gpt2 import GPT2
 from attention_workshop.trained import browser
 
-from . import (
-    causal_page,
-    causal_reads,
-    exam_page,
-    inside_page,
-    pages,
-    real_heads_values,
-)
+from . import exam_page, pages, real_heads_values
 from .claims import sentence_problems
 from .pages import GENERATED, build_info, results, stale_captures
 

@@ -1,6 +1,7 @@
 // docs/assets/causal/model.js against the package: what the explorer of "A causal model" shows
-// of a head equals workshop_site.causal_page.head_view on the same JSON, and that JSON's numbers
-// are the package's own weights and scores, rounded as shown (tests/test_js.py writes both).
+// of a head equals attention_workshop.experiment.causal_page.head_view on the same JSON, and
+// that JSON's numbers are the package's own weights and scores, rounded as shown
+// (tests/test_js.py writes both).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 

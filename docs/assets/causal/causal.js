@@ -22,10 +22,13 @@ function h(tag, attrs = {}, children = []) {
 const row = (head, cells, cls) =>
   h("tr", {}, [h("th", { scope: "row", text: head }), ...cells.map((c) => h("td", cls ? { class: cls } : {}, [c]))]);
 
-/** The shapes table's columns (workshop_site.causal_md.SHAPES). */
+/** The shapes table's columns (attention_workshop.experiment.causal_md.SHAPES). */
 const SHAPES = ["step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs"];
 
-/** The view as HTML: the same elements as workshop_site.causal_md.view_html. */
+/** The picked token's row of the heat table: outlined (causal.css), current to a screen reader. */
+const PICKED = { class: "ca-picked", "aria-current": "true" };
+
+/** The view as HTML: the same elements as attention_workshop.experiment.causal_md.view_html. */
 export function render(v) {
   const shapes = h("table", { class: "ca-shapes" }, [
     h("thead", {}, [h("tr", {}, SHAPES.map((t) => h("th", { scope: "col", text: t })))]),
@@ -37,7 +40,7 @@ export function render(v) {
   ]);
   const heat = h("table", { class: "ca-heat" }, [
     h("thead", {}, [h("tr", {}, [h("th", { scope: "col", text: "query" }), ...v.tokens.map((t) => h("th", { scope: "col", text: t }))])]),
-    h("tbody", {}, v.heat.map((cells, i) => h("tr", {}, [h("th", { scope: "row", text: v.tokens[i] }),
+    h("tbody", {}, v.heat.map((cells, i) => h("tr", i === v.picked ? PICKED : {}, [h("th", { scope: "row", text: v.tokens[i] }),
       ...cells.map(([w, k]) => h("td", { class: `ca-l${k}`, text: w }))]))),
   ]);
   const scroll = (t, label) => h("div", { class: "ca-scroll", tabindex: "0", role: "region", "aria-label": label }, [t]);

@@ -1,6 +1,7 @@
 /* A causal model: the explorer's pure functions (no DOM). headView gives, from one sentence's
  * generated/causal/steps-<key>.json, what the page shows of one head and one token's row: the
- * same object as workshop_site.causal_page.head_view (tests/js/causal.test.mjs checks it).
+ * same object as attention_workshop.experiment.causal_page.head_view (tests/js/causal.test.mjs
+ * checks it).
  */
 
 /** A weight's shade from its hundredths: how many of these thresholds it reaches (0 .. 5). */
@@ -62,5 +63,6 @@ export function headView(data, layer, head, token) {
     width: data.model.head_size,
     size: tenths(data.sizes[layer][head][token]),
     heat: weights.map((row) => row.map((w) => [fixed(w / 100, 2), level(w)])),
+    picked: token,
   };
 }

@@ -1,7 +1,7 @@
 """The sizes, shapes and costs of one attention layer at any GPT-2-shaped size, as numbers.
 
 Inside the model quotes them for its toy block and for GPT-2 (the build writes them as text,
-HTML and JSON: :mod:`workshop_site.inside_page`). A multiply-add counts 2 FLOPs,
+HTML and JSON: :mod:`attention_workshop.experiment.inside_page`). A multiply-add counts 2 FLOPs,
 as in :func:`attention_workshop.gpt2.attention_flops`.
 """
 

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from . import import_closure
 from .cache_key import canonical, digest, environment, key
 from .import_closure import files as module_files
 from .import_closure import module_path
@@ -68,6 +69,8 @@ STATS: dict[str, list[int]] = {}
 #: The entries of this build found damaged or unreadable (computed again), as "kind/key: why".
 DAMAGED: list[str] = []
 _ENABLED = False
+#: The key of the table of what the package's files import (:mod:`.import_closure`), once read.
+_IMPORTS: list[str] = []
 #: What an entry's file begins with; then the sha256 of the rest, then the pickled result.
 _MAGIC = b"workshop-cache-1\n"
 
@@ -101,7 +104,16 @@ def module_digest(*modules: str) -> str:
     """A hash of the bytes of ``modules``, of every module under ``src/`` they import (by name and
     bytes), and of the data files (``.toml``..., which code may read) of every package there."""
     base = _PACKAGE_DIR.parent
+    # once a build: what the files import, by their bytes
+    if enabled() and not _IMPORTS:
+        _IMPORTS.append(key("imports", 1))
+        known = lookup("imports", _IMPORTS[0])
+        if isinstance(known, dict):
+            import_closure.seed(known)
     code = module_files(modules, base)
+    found, grew = import_closure.table()
+    if grew and _IMPORTS:
+        store("imports", _IMPORTS[0], found)
     data = {
         p
         for package in base.iterdir()

@@ -15,11 +15,13 @@ import ast
 import hashlib
 from pathlib import Path
 
-__all__ = ["PACKAGE", "module_path", "modules", "files"]
+__all__ = ["PACKAGE", "module_path", "modules", "files", "table", "seed"]
 
 PACKAGE = "attention_workshop"
-#: A file's direct imports, by the sha256 of its bytes and its module's name (pure: kept).
-_DIRECT: dict[tuple[bytes, str], frozenset[str]] = {}
+#: The names a file's text imports, by the sha256 of its bytes, its module's name and whether it
+#: is a package's ``__init__`` (pure: kept, and a site build keeps them on disk, :func:`table`).
+_DIRECT: dict[tuple[bytes, str, bool], frozenset[str]] = {}
+_GREW: list[bool] = []
 
 
 def module_path(name: str, root: Path) -> Path | None:
@@ -32,14 +34,13 @@ def module_path(name: str, root: Path) -> Path | None:
     return None
 
 
-def _direct(module: str, path: Path, root: Path) -> frozenset[str]:
-    """The package modules one module's text imports (``from . import figures`` a module,
-    ``from .core import softmax`` the module ``core``)."""
-    data = path.read_bytes()
-    key = (hashlib.sha256(data).digest(), module)
+def _names(data: bytes, module: str, init: bool) -> frozenset[str]:
+    """Every name one module's text imports (``from . import figures`` the module, ``from .core
+    import softmax`` the module ``core`` and ``core.softmax``), package or not."""
+    key = (hashlib.sha256(data).digest(), module, init)
     if key in _DIRECT:
         return _DIRECT[key]
-    here = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    here = module if init else module.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(data)):
         if isinstance(node, ast.Import):
@@ -54,9 +55,28 @@ def _direct(module: str, path: Path, root: Path) -> frozenset[str]:
                 base = f"{base}.{node.module}"
             found.add(base)
             found.update(f"{base}.{a.name}" for a in node.names)
-    out = frozenset(m for m in found if module_path(m, root) is not None)
-    _DIRECT[key] = out
-    return out
+    _DIRECT[key] = frozenset(found)
+    _GREW[:] = [True]
+    return _DIRECT[key]
+
+
+def _direct(module: str, path: Path, root: Path) -> frozenset[str]:
+    """The package modules one module's text imports."""
+    found = _names(path.read_bytes(), module, path.name == "__init__.py")
+    return frozenset(m for m in found if module_path(m, root) is not None)
+
+
+def table() -> tuple[dict[tuple[bytes, str, bool], frozenset[str]], bool]:
+    """The names each file read so far imports (by its bytes' hash), and whether any was new."""
+    grew = bool(_GREW)
+    _GREW.clear()
+    return dict(_DIRECT), grew
+
+
+def seed(known: dict[tuple[bytes, str, bool], frozenset[str]]) -> None:
+    """What an earlier process found (each entry is keyed on its file's bytes, so always true)."""
+    for key, names in known.items():
+        _DIRECT.setdefault(key, frozenset(names))
 
 
 def modules(entry: str, root: Path) -> set[str]:

@@ -5,6 +5,8 @@ the same names from this module instead, and each returns an object that Jupyter
 its ``_repr_*_`` methods, so no cell needs the site or IPython imported:
 
 - a table: :class:`Markdown` (``text/markdown``; its Markdown is the plain text too);
+- the page's static HTML (Inside the model's steps and code): :class:`HTML` (``text/html``, its
+  visible text the plain text);
 - a figure: :class:`Figure` (``image/svg+xml``, the light drawing on a white ground, so that a
   dark notebook theme keeps its labels readable; its text alternative is the plain text);
 - a quote of results.log: :class:`Text`, its lines numbered as in the log (``text/plain``);
@@ -14,12 +16,16 @@ How a snippet becomes a cell is the site's rule (``workshop_site.notebook_code.c
 code, its imports of the page-writing modules pointed here, its last ``print`` its value.
 
 Everything here is computed by the wheel: :func:`results` is the experiment's run, the Real
-heads page's figures are drawn by :mod:`.real_heads_page`. Both are computed once per process; a
-site build, which has them already, hands them over with :func:`reuse`.
+heads page's figures are drawn by :mod:`.real_heads_page`, Inside the model's tables written by
+:mod:`.inside_page` and :mod:`.inside_html`, A causal model's by :mod:`.causal_md` (its figures
+drawn by :mod:`.causal_page` and :mod:`.causal_reads`, kept in a site build's cache). They are
+computed once per process; a site build, which has the run and the Real heads files already,
+hands them over with :func:`reuse`.
 """
 
 from __future__ import annotations
 
+import html
 import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -28,13 +34,24 @@ from types import ModuleType
 from typing import Any, ParamSpec
 
 from ..toy import SENT_RIVER
-from . import md_tables, real_heads_md, real_heads_page
+from . import (
+    cache,
+    causal_md,
+    causal_page,
+    causal_reads,
+    inside_html,
+    inside_page,
+    md_tables,
+    real_heads_md,
+    real_heads_page,
+)
 from .real_heads_page import facts, grid_desc, grid_file, head_desc, head_file
 from .results import Results
 
 __all__ = [
     "Markdown",
     "Text",
+    "HTML",
     "Figure",
     "reuse",
     "results",
@@ -54,6 +71,19 @@ __all__ = [
     "grid_parts",
     "head_figure",
     "bank_figure",
+    "sizes_table",
+    "growth_table",
+    "static_step",
+    "static_code",
+    "causal_head_figure",
+    "induction_figure",
+    "rope_figure",
+    "lens_figure",
+    "prefix_figure",
+    "split_table",
+    "copying_table",
+    "next_table",
+    "steps_table",
 ]
 
 P = ParamSpec("P")
@@ -80,6 +110,23 @@ class Text:
 
     def __repr__(self) -> str:
         return self.text
+
+
+class HTML:
+    """HTML that Jupyter renders (a page's static tables, its code with shape comments); its
+    plain text is what a reader sees of it, tags dropped."""
+
+    def __init__(self, markup: str) -> None:
+        self.markup = markup.strip("\n")
+
+    def _repr_html_(self) -> str:
+        return self.markup
+
+    def __repr__(self) -> str:
+        text = re.sub(r"</t[dh]>|<br>", " ", self.markup)  # a table's cells apart
+        text = re.sub(r"</(?:tr|caption|p|div|table)>", "\n", text)  # its rows on lines
+        text = html.unescape(re.sub(r"<[^>]+>", "", text))
+        return "\n".join(ln.rstrip() for ln in text.split("\n") if ln.strip())
 
 
 #: What the drawing gets on its root element: a white ground under its transparent one.
@@ -190,6 +237,22 @@ bank_table = _markdown(real_heads_md.bank_table)
 it_table = _markdown(real_heads_md.it_table)
 
 
+def _html(writer: Callable[P, str]) -> Callable[P, HTML]:
+    """A function that writes a page's HTML, made to return it as :class:`HTML`."""
+
+    @wraps(writer)
+    def shown(*args: P.args, **kwargs: P.kwargs) -> HTML:
+        return HTML(writer(*args, **kwargs))
+
+    return shown
+
+
+sizes_table = _markdown(inside_page.sizes_table)
+growth_table = _markdown(inside_page.growth_table)
+static_step = _html(inside_html.static_step)
+static_code = _html(inside_page.static_code)
+
+
 def grid_parts() -> list[Markdown | Figure]:
     """Each sentence's grid of heads: the sentence, its grid, its table of classes."""
     parts: list[Markdown | Figure] = []
@@ -213,3 +276,53 @@ def head_figure(name: str, caption: str) -> Figure:
 def bank_figure(caption: str) -> Figure:
     """bank's cosine across the bank sentences, going in and after each layer."""
     return Figure(_real_heads_svg(real_heads_md.BANK_FILE), real_heads_md.bank_alt())
+
+
+def _causal_svg(path: str) -> str:
+    """A causal page's file by its path in the site: drawn once per process (a site build reads
+    them from its cache, where it keeps them)."""
+    if "causal" not in _KEPT:
+        _KEPT["causal"] = {
+            **cache.call(causal_page.site_files),
+            **cache.call(causal_reads.site_files),
+        }
+    svg: str = _KEPT["causal"][path]
+    return svg
+
+
+def _causal_figure(name: str) -> Figure:
+    path, alt = causal_md.figure_parts(name)
+    return Figure(_causal_svg(path), alt)
+
+
+def causal_head_figure(name: str, caption: str) -> Figure:
+    """One of the heads A causal model draws large, by name (``previous``, ``induction``)."""
+    if name not in causal_page.shown_heads(causal_page.facts()):
+        causal_md.causal_head_figure(name, caption)  # raises, naming the heads it draws
+    return _causal_figure(name)
+
+
+def induction_figure(caption: str) -> Figure:
+    """Every head's induction score on the repeated sentence."""
+    return _causal_figure("induction-scores")
+
+
+def rope_figure(caption: str) -> Figure:
+    """The score of two words as the key moves back, with RoPE and without."""
+    return _causal_figure("rope")
+
+
+def lens_figure(caption: str) -> Figure:
+    """Each sentence's final guess, read after every layer: its rank."""
+    return _causal_figure("lens")
+
+
+def prefix_figure(caption: str) -> Figure:
+    """Every head's prefix-matching score on random tokens repeated once."""
+    return _causal_figure("prefix")
+
+
+split_table = _markdown(causal_md.split_table)
+copying_table = _markdown(causal_md.copying_table)
+next_table = _markdown(causal_md.next_table)
+steps_table = _markdown(causal_md.steps_table)

@@ -12,7 +12,7 @@ import html
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads
 from ..trained import MiniLM, browser
-from . import fmt
+from . import cache, fmt
 from .figures import dark_name, open_full_size
 from .real_heads_page import (
     DIR,
@@ -228,7 +228,7 @@ def run_box_html() -> str:
     """The run box's mount point: run.js adds the sentence box and the Run button. The model's
     link and size are here, so the page says what Run downloads before it does; without
     JavaScript, the box says what it needs."""
-    size = len(browser.weights_file())
+    size = len(cache.call(browser.weights_file))  # kept on disk, as the build writes it
     return (
         '<div class="mm-app" id="minilm-run" '
         f'data-bytes="{size}" data-max-tokens="{MiniLM.MAX_TOKENS}" data-dtype="{browser.DTYPE}">'

@@ -6,7 +6,7 @@ the weight parked on the first token, and induction heads on the repeated phrase
 :mod:`.position` measures what RoPE does to order; :mod:`.reads` the logit lens, weight beside norm, prefix matching and
 copying; :mod:`.steps` counts the seven steps'
 FLOPs at the model's real sizes. :data:`CLAIMS` tests what the page says. The page's text,
-figures and JSON are written by :mod:`workshop_site.causal_page`.
+figures and JSON are written by :mod:`attention_workshop.experiment.causal_page`.
 """
 
 from __future__ import annotations

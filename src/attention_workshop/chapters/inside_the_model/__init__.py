@@ -13,7 +13,7 @@ token sits before the first block, by adding a learned position vector.
 :mod:`.block`); :mod:`attention_workshop.chapters.layer_sizes` gives the sizes and costs the page
 quotes, as numbers. :func:`facts` gathers what the page states and :data:`CLAIMS` tests it (the
 build checks them on every site build, :mod:`.facts`). The page's text, HTML and JSON are written by
-:mod:`workshop_site.inside_page`.
+:mod:`attention_workshop.experiment.inside_page`.
 """
 
 from __future__ import annotations

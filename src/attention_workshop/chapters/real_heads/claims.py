@@ -6,6 +6,8 @@ the page quotes the numbers behind them as ``{{ real_heads.* }}`` values.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .._section import EVERY, FACT, MEAN, Claim
@@ -28,14 +30,20 @@ STEADY_EACH = 0.95
 HALF_BOUND = 0.005
 
 
+@functools.lru_cache(maxsize=16)
+def _half_attentions(text: str) -> np.ndarray:
+    """The float16 model's attentions for one sentence (read-only): a pure function of the text
+    and the model's file, computed once per process, as every check of the claims asks for it."""
+    from ...trained.browser import half_model
+
+    return half_model()(text).attentions
+
+
 def half_gaps(r: RealHeads) -> list[float]:
     """Each sentence's largest change of any attention weight when the weights are float16 (the
     browser's file, :func:`attention_workshop.trained.browser.half_model`) instead of float32."""
-    from ...trained.browser import half_model
-
-    model = half_model()
     return [
-        float(np.abs(model(h.sentence.text).attentions - h.attentions).max())
+        float(np.abs(_half_attentions(h.sentence.text) - h.attentions).max())
         for h in r.heads
     ]
 

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import html
 
-from attention_workshop.chapters import causal_heads as ch
-from attention_workshop.experiment import fmt
-from attention_workshop.experiment.figures import dark_name, open_full_size
-
+from ..chapters import causal_heads as ch
+from . import fmt
 from .causal_page import (
     DIR,
     facts,
@@ -32,10 +30,12 @@ from .causal_reads import (
     prefix_desc,
     split_table,
 )
+from .figures import dark_name, open_full_size
 
 __all__ = [
     "figure",
-    "head_figure",
+    "figure_parts",
+    "causal_head_figure",
     "induction_figure",
     "rope_figure",
     "lens_figure",
@@ -66,31 +66,50 @@ def figure(path: str, alt: str, caption: str) -> str:
     )
 
 
-def head_figure(name: str, caption: str) -> str:
-    """One of the heads drawn large on the repeated sentence, by name (``previous``, ``induction``)."""
+def figure_parts(name: str) -> tuple[str, str]:
+    """A figure of the page by name (a head drawn large, ``previous`` or ``induction``, or
+    ``induction-scores``, ``rope``, ``lens``, ``prefix``): its file and its text alternative.
+    The page's figure and the notebook's (:mod:`.notebook`) are made of these."""
     f = facts()
     shown = shown_heads(f)
-    if name not in shown:
+    if name in shown:
+        return head_file(name), head_desc(f.run(ch.REPEAT), shown[name])
+    others = {
+        "induction-scores": (f"{DIR}/induction-scores.svg", induction_desc),
+        "rope": (f"{DIR}/rope-distance.svg", rope_desc),
+        "lens": (LENS, lens_desc),
+        "prefix": (PREFIX, prefix_desc),
+    }
+    if name not in others:
+        known = ", ".join([*shown, *others])
+        raise ValueError(f"no figure {name!r} on the page; there are: {known}")
+    path, desc = others[name]
+    return path, desc(f)
+
+
+def causal_head_figure(name: str, caption: str) -> str:
+    """One of the heads drawn large on the repeated sentence, by name (``previous``, ``induction``)."""
+    if name not in shown_heads(facts()):
         raise ValueError(
-            f"no head {name!r} is drawn large; there are: {', '.join(shown)}"
+            f"no head {name!r} is drawn large; there are: {', '.join(shown_heads(facts()))}"
         )
-    return figure(head_file(name), head_desc(f.run(ch.REPEAT), shown[name]), caption)
+    return figure(*figure_parts(name), caption)
 
 
 def induction_figure(caption: str) -> str:
-    return figure(f"{DIR}/induction-scores.svg", induction_desc(facts()), caption)
+    return figure(*figure_parts("induction-scores"), caption)
 
 
 def rope_figure(caption: str) -> str:
-    return figure(f"{DIR}/rope-distance.svg", rope_desc(facts()), caption)
+    return figure(*figure_parts("rope"), caption)
 
 
 def lens_figure(caption: str) -> str:
-    return figure(LENS, lens_desc(facts()), caption)
+    return figure(*figure_parts("lens"), caption)
 
 
 def prefix_figure(caption: str) -> str:
-    return figure(PREFIX, prefix_desc(facts()), caption)
+    return figure(*figure_parts("prefix"), caption)
 
 
 def _token(text: str) -> str:
@@ -164,6 +183,9 @@ def _scroll(table: str, label: str) -> str:
     return f'<div class="ca-scroll" tabindex="0" role="region" aria-label="{label}">{table}</div>'
 
 
+#: The picked token's row of the heat table: outlined (causal.css) and current to a screen reader.
+_PICKED = ' class="ca-picked" aria-current="true"'
+
 #: The explorer's shapes table's columns: the FLOPs are one layer's, as in :func:`steps_table`.
 SHAPES = ("step", "SmolLM2", "SmolLM2 FLOPs", "GPT-2", "GPT-2 FLOPs")
 
@@ -189,10 +211,10 @@ def view_html(v: dict) -> str:
     heat = (
         f'<table class="ca-heat">{_heads("query", v["tokens"])}<tbody>'
         + "".join(
-            f'<tr><th scope="row">{e(t)}</th>'
+            f'<tr{_PICKED if i == v["picked"] else ""}><th scope="row">{e(t)}</th>'
             + "".join(f'<td class="ca-l{k}">{e(w)}</td>' for w, k in cells)
             + "</tr>"
-            for t, cells in zip(v["tokens"], v["heat"])
+            for i, (t, cells) in enumerate(zip(v["tokens"], v["heat"]))
         )
         + "</tbody></table>"
     )

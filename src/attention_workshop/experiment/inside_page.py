@@ -1,8 +1,8 @@
 """The "Inside the model" page's text: costs, shapes, code, the JSON its JavaScript reads, prose values.
 
 Everything here is written from :mod:`attention_workshop.chapters.inside_the_model`'s numbers with
-the one formatter (:mod:`attention_workshop.experiment.fmt`); the static HTML of the steps is in
-:mod:`workshop_site.inside_html`.
+the one formatter (:mod:`.fmt`); the static HTML of the steps is in
+:mod:`.inside_html`.
 
 Number format on the page: a shape's dimensions are printed as plain digits, as PyTorch
 prints them (``[1024×2304]``, ``(1, 12, 1024, 64)``); a count (tokens, cells, FLOPs) of
@@ -18,12 +18,12 @@ from dataclasses import fields
 
 import numpy as np
 
-from attention_workshop.chapters import inside_the_model as inside
-from attention_workshop.chapters import layer_sizes
-from attention_workshop.chapters.inside_the_model import MAX_TOKENS, TOY, WORDS
-from attention_workshop.experiment import fmt
-from attention_workshop.gpt2 import GPT2, STEPS, GPT2Config
-from attention_workshop.toy import AXES, VOCAB
+from ..chapters import inside_the_model as inside
+from ..chapters import layer_sizes
+from ..chapters.inside_the_model import MAX_TOKENS, TOY, WORDS
+from ..gpt2 import GPT2, STEPS, GPT2Config
+from ..toy import AXES, VOCAB
+from . import fmt
 
 __all__ = [
     "JSON_PATH",

@@ -11,13 +11,12 @@ from __future__ import annotations
 import html
 from functools import partial
 
-from attention_workshop.chapters import causal_heads as ch
-from attention_workshop.chapters.causal_heads import CausalHeads
-from attention_workshop.chapters.causal_heads.reads import HALF, rank_of, split
-from attention_workshop.experiment import figures, fmt
-from attention_workshop.experiment.plotting import LIGHT, Palette, pyplot, svg
-
+from ..chapters import causal_heads as ch
+from ..chapters.causal_heads import CausalHeads
+from ..chapters.causal_heads.reads import HALF, rank_of, split
+from . import figures, fmt
 from .causal_page import DIR, facts, head_name, score_grid_svg
+from .plotting import LIGHT, Palette, pyplot, svg
 
 __all__ = [
     "LENS",

@@ -3,7 +3,7 @@ explorer's mount point.
 
 Every cell prints its value (colour is never the only carrier); the numbers come from
 :func:`attention_workshop.chapters.inside_the_model.compute`, the costs from
-:func:`workshop_site.inside_page.step_texts`.
+:func:`.inside_page.step_texts`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from attention_workshop.chapters import inside_the_model as inside
-from attention_workshop.chapters.inside_the_model import FEATURES, TOY, WORDS
-from attention_workshop.experiment import fmt
-from attention_workshop.gpt2 import GPT2, STEPS
-
+from ..chapters import inside_the_model as inside
+from ..chapters.inside_the_model import FEATURES, TOY, WORDS
+from ..gpt2 import GPT2, STEPS
+from . import fmt
 from .inside_page import JSON_PATH, step_texts
 
 __all__ = ["static_step", "explorer_html"]

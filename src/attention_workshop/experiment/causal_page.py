@@ -15,21 +15,12 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from attention_workshop.chapters import causal_heads as ch
-from attention_workshop.chapters.causal_heads import CausalHeads, Head, Run
-from attention_workshop.experiment import cache, figures, fmt
-from attention_workshop.experiment.head_figures import (
-    _fill,
-    _level,
-    _open,
-    _shade,
-    _two,
-    head_svg,
-    strong,
-)
-from attention_workshop.experiment.plotting import LIGHT, Palette, pyplot, svg
-
+from ..chapters import causal_heads as ch
+from ..chapters.causal_heads import CausalHeads, Head, Run
+from . import cache, figures, fmt
 from .causal_steps import LEVELS, head_view, level, steps_data
+from .head_figures import _fill, _level, _open, _shade, _two, head_svg, strong
+from .plotting import LIGHT, Palette, pyplot, svg
 
 __all__ = [
     "DIR",

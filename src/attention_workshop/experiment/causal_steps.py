@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from attention_workshop.chapters.causal_heads import CausalHeads, Run, step_table
-from attention_workshop.experiment import fmt
-from attention_workshop.gpt2 import GPT2
+from ..chapters.causal_heads import CausalHeads, Run, step_table
+from ..gpt2 import GPT2
+from . import fmt
 
 __all__ = ["steps_data", "LEVELS", "level", "head_view"]
 
@@ -122,4 +122,5 @@ def head_view(
         "width": data["model"]["head_size"],
         "size": _tenths(data["sizes"][layer][head][token]),
         "heat": [[[fmt.fixed(w / 100, 2), level(w)] for w in row] for row in weights],
+        "picked": token,
     }
