@@ -242,3 +242,39 @@ BREAKS = {
 def test_a_break_in_the_numbers_shows_in_the_figure(results, name):
     broken = BREAKS[name](results)
     assert PROBLEMS[name](broken), f"{name}: the broken numbers went unnoticed"
+
+
+def _wcag(a, b) -> float:
+    """WCAG 2's contrast ratio of two RGB(A) colours, computed here (not plotting.contrast)."""
+
+    def lum(c) -> float:
+        r = [x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4 for x in c[:3]]
+        return 0.2126 * r[0] + 0.7152 * r[1] + 0.0722 * r[2]
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_masked_cells_number_reads_at_wcag_aa_on_its_fill(scheme):
+    import matplotlib.colors as mcolors
+
+    from attention_workshop.experiment import charts_mechanisms as cm
+    from attention_workshop.experiment.plotting import PALETTES
+
+    p = next(x for x in PALETTES if x.name == scheme)
+    _fig, ax = cm._canvas(p, 60, 30)
+    cm._masked_cell(ax, 0, 0, "−∞", p)
+    text = mcolors.to_rgba(ax.texts[-1].get_color())
+    fill = ax.patches[-1].get_facecolor()
+    assert _wcag(text, fill) >= 4.5
+
+
+def test_no_text_alternative_reads_an_empty_cell_as_a_pause(results):
+    from workshop_site.render import figure_summary
+
+    # blend.csv's output row has no weight: its alternative must say so in a word
+    assert ", ," not in figure_summary("blend.svg")
+    assert "output, none, " in figure_summary("blend.svg")
+    for name in results.tables:
+        assert ", ," not in figure_summary(name.replace(".csv", ".svg")), name
