@@ -280,7 +280,9 @@ def test_no_text_alternative_reads_an_empty_cell_as_a_pause(results):
         assert ", ," not in figure_summary(name.replace(".csv", ".svg")), name
 
 
-def test_the_mask_figure_before_module_3s_prediction_does_not_give_the_weights_away(results):
+def test_the_mask_figure_before_module_3s_prediction_does_not_give_the_weights_away(
+    results,
+):
     from pathlib import Path
 
     from workshop_site.render import figure_summary
@@ -289,5 +291,7 @@ def test_the_mask_figure_before_module_3s_prediction_does_not_give_the_weights_a
     assert page.index('id="m3-mask-figure"') < page.index("Predict before you look")
     # its numbers are only scores (_mask_problems checks each against PyTorch's): no weight is named
     assert "weight" not in figure_summary("causal-mask.svg").lower()
-    assert not any("weight" in t.lower() for t in _texts(results.figures["causal-mask.svg"]))
+    assert not any(
+        "weight" in t.lower() for t in _texts(results.figures["causal-mask.svg"])
+    )
     assert "weight" not in results.tables["causal-mask.csv"].lower()
