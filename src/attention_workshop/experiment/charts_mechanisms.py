@@ -126,14 +126,22 @@ def blend(
     )
     for c in range(d):
         _cell(ax, left + c * _CELL, y, f3(out[c]), p)
-    desc = (
+    desc = _blend_desc(words, X, weights, out, who)
+    return svg(fig, f"{words[who]}'s row, blended from its neighbours", fmt.minus(desc))
+
+
+def _blend_desc(
+    words: Sequence[str], X: np.ndarray, weights: np.ndarray, out: np.ndarray, who: int
+) -> str:
+    """:func:`blend`'s description: the sum, term by term."""
+    terms = (
+        f"{f3(w)} × {words[j]} {fmt.short_vec(X[j])}" for j, w in enumerate(weights)
+    )
+    return (
         f'"{words[who]}"\'s output row is the weighted sum of the rows of the sentence: '
-        + " + ".join(
-            f"{f3(weights[j])} × {words[j]} {fmt.short_vec(X[j])}" for j in range(T)
-        )
+        + " + ".join(terms)
         + f" = {fmt.vec(out)}."
     )
-    return svg(fig, f"{words[who]}'s row, blended from its neighbours", fmt.minus(desc))
 
 
 def one_query(
@@ -157,14 +165,8 @@ def one_query(
     width = left + kw + 2 * _CELL + 12
     height = 46 + T * (_ROW + 4) + 3 * _ROW + 8
     fig, ax = _canvas(p, width, height)
-    _text(
-        ax,
-        0,
-        9,
-        f'"{words[who]}" asks q = {fmt.minus(fmt.short_vec(q))}',
-        p,
-        fontweight="bold",
-    )
+    title = f'"{words[who]}" asks q = {fmt.minus(fmt.short_vec(q))}'
+    _text(ax, 0, 9, title, p, fontweight="bold")
     y = 34
     for x, head in (
         (left + kw / 2, "key k"),
@@ -186,15 +188,29 @@ def one_query(
     _text(ax, 0, y + 4, terms, p)
     y += _ROW
     _text(ax, 0, y + 4, f"out = {fmt.minus(fmt.vec(out))}", p, fontweight="bold")
-    desc = (
+    desc = _query_desc(words, q, K, scores, weights, out, who)
+    return svg(fig, f"One query's path: {words[who]}", fmt.minus(desc))
+
+
+def _query_desc(
+    words: Sequence[str],
+    q: np.ndarray,
+    K: np.ndarray,
+    scores: np.ndarray,
+    weights: np.ndarray,
+    out: np.ndarray,
+    who: int,
+) -> str:
+    """:func:`one_query`'s description: each key, its score and weight, then the output."""
+    meets = (
+        f"{word} k = {fmt.short_vec(K[j])}, score {f3(scores[j])}, weight {f3(weights[j])}"
+        for j, word in enumerate(words)
+    )
+    return (
         f'The query of "{words[who]}", q = {fmt.short_vec(q)}, meets each key: '
-        + "; ".join(
-            f"{words[j]} k = {fmt.short_vec(K[j])}, score {f3(scores[j])}, weight {f3(weights[j])}"
-            for j in range(T)
-        )
+        + "; ".join(meets)
         + f". The weighted sum of the values is {fmt.vec(out)}."
     )
-    return svg(fig, f"One query's path: {words[who]}", fmt.minus(desc))
 
 
 def _grid(

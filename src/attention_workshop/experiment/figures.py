@@ -224,7 +224,12 @@ def _draw_mechanisms(r: Results) -> None:
             ["output", words[last], fmt.vec(h.out[last], 6)],
         ],
     )
-    c = r[module_3.CAUSAL]
+    _draw_mask_and_heads(r)
+
+
+def _draw_mask_and_heads(r: Results) -> None:
+    """Module 3's causal mask on the scores and its head split in two."""
+    c, words = r[module_3.CAUSAL], r.sentence
     draw_mask = partial(charts_mechanisms.causal_mask, words, c.scores, c.future)
     r.figures.update(_themed(r, "causal-mask.svg", draw_mask))
     r.tables["causal-mask.csv"] = table_csv(
@@ -235,15 +240,8 @@ def _draw_mechanisms(r: Results) -> None:
             for j, b in enumerate(words)
         ],
     )
-    draw_heads = partial(
-        charts_mechanisms.heads_split,
-        words,
-        c.Q,
-        c.K,
-        c.heads,
-        c.future,
-        WIRED_CHANNELS,
-    )
+    split = (words, c.Q, c.K, c.heads, c.future, WIRED_CHANNELS)
+    draw_heads = partial(charts_mechanisms.heads_split, *split)
     r.figures.update(_themed(r, "heads-split.svg", draw_heads))
     r.tables["heads-split.csv"] = table_csv(
         ["head", "query", *words],
