@@ -89,6 +89,10 @@ FIGURES = {
     "gpt2-blocks": "inside-the-model",
     "gpt2-flops": "inside-the-model",
     "log-map": "results-log",
+    "blend": "module-1",
+    "one-query": "module-2",
+    "causal-mask": "module-3",
+    "heads-split": "module-3",
 }
 
 

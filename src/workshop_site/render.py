@@ -107,7 +107,10 @@ def figure_summary(name: str) -> str:
 
 
 def _cell(text: str) -> str:
-    """A CSV cell as the text alternative reads it: numbers to 3 decimals (whole numbers bare)."""
+    """A CSV cell as the text alternative reads it: numbers to 3 decimals (whole numbers bare), an
+    empty cell as "none" (read aloud, ", , " is a pause, not a value)."""
+    if not text.strip():
+        return "none"
     try:
         x = float(text)
     except ValueError:

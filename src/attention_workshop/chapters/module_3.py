@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .. import gpt2
-from ..core import causal_mask, simple_attention
+from ..core import causal_mask, scaled_dot_product_attention, simple_attention
 from ..toy import W_K_WIRED, W_Q_WIRED, embed, wired_head
 from ._section import EVERY, Claim, Context, Section
 from .may_differ import EPS, EPS_UNITS, ORDER_WITHIN
@@ -102,19 +102,41 @@ GENERAL_HEAD = Section(
 
 @dataclass(frozen=True)
 class Causal:
-    """The wired head under the causal mask: ``weights`` and ``unmasked`` ``(T, T)``, ``future`` ``(T, T)`` bool."""
+    """The wired head under the causal mask: ``weights`` and ``unmasked`` ``(T, T)``, ``future`` ``(T, T)`` bool.
+
+    For the pictures: ``scores`` ``(T, T)`` before the mask; ``Q`` and ``K`` ``(T, 2)``; ``heads``
+    ``(2, T, T)``, the causal weights when the head is split into two heads of one channel each,
+    the split ``multi_head_attention`` makes (``d_k = 1`` per head).
+    """
 
     sentence: tuple[str, ...]
     weights: np.ndarray
     unmasked: np.ndarray
     future: np.ndarray
+    scores: np.ndarray
+    Q: np.ndarray
+    K: np.ndarray
+    heads: np.ndarray
+
+
+def split_heads(a: np.ndarray, n_head: int) -> np.ndarray:
+    """``(T, C)`` -> ``(n_head, T, C // n_head)``: each head's columns, as GPT-2 splits them."""
+    T, C = a.shape
+    return a.reshape(T, n_head, C // n_head).transpose(
+        1, 0, 2
+    )  # (T, nh, hs) -> (nh, T, hs)
 
 
 def _causal(ctx: Context) -> Causal:
     f = ctx.fmt
     words = ctx.sentence
     X = embed(words)
-    w, unmasked = wired_head(X, causal=True).weights, wired_head(X).weights
+    h = wired_head(X)
+    w, unmasked = wired_head(X, causal=True).weights, h.weights
+    q, k, v = (
+        split_heads(a, 2) for a in (h.Q, h.K, X)
+    )  # (2, T, 1), (2, T, 1), (2, T, 2)
+    heads = scaled_dot_product_attention(q, k, v, causal=True)[1]  # (2, T, T)
     ctx.log(
         "wired head with a causal mask (upper right forced to 0):",
         *("  " + line for line in f.table(w, words, words)),
@@ -123,7 +145,7 @@ def _causal(ctx: Context) -> Causal:
     T = len(words)
     ctx.show(**{f"w_{i}_{j}": f.fixed(w[i, j]) for i in range(T) for j in range(T)})
     ctx.show(last_row=f.vec(w[-1]), last_row_unmasked=f.vec(unmasked[-1]))
-    return Causal(words, w, unmasked, causal_mask(T))
+    return Causal(words, w, unmasked, causal_mask(T), h.scores, h.Q, h.K, heads)
 
 
 CAUSAL = Section(

@@ -22,8 +22,8 @@ from ..chapters.inside_the_model import TOY
 from ..chapters.layer_sizes import step_costs
 from ..gpt2 import GPT2
 from ..handcalc import K_CAT, WORDS
-from ..toy import AXES, SENT_RIVER
-from . import cache, charts, charts_scale, charts_steps
+from ..toy import AXES, SENT_RIVER, WIRED_CHANNELS
+from . import cache, charts, charts_mechanisms, charts_scale, charts_steps, fmt
 from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
 from .overlaps import OverlapError
 from .plotting import DARK, LIGHT, PALETTES, Palette
@@ -100,6 +100,7 @@ def draw(r: Results) -> None:
     """Add the run's figures (SVG, both schemes) and their numbers (CSV) to ``r.figures`` and ``r.tables``."""
     _draw_modules_0_1(r)
     _draw_modules_2_3(r)
+    _draw_mechanisms(r)
     _draw_step_by_step(r)
     _draw_gpt2(r)
     _draw_log_map(r)
@@ -192,6 +193,63 @@ def _draw_modules_2_3(r: Results) -> None:
     r.tables["sqrt-dk.csv"] = table_csv(
         ["d_k", "var_raw", "var_scaled", "max_weight_raw", "max_weight_scaled"],
         [list(x) for x in rows],
+    )
+
+
+def _draw_mechanisms(r: Results) -> None:
+    """The mechanism with the pages' numbers: the last word's blend (Module 1), its query's path (Module 2),
+    the causal mask on the scores and the head split in two (Module 3)."""
+    run, last = r[module_1.SIMPLE].first, len(r.sentence) - 1
+    X, w, out = run.X, run.weights[last], run.out[last]
+    draw_blend = partial(charts_mechanisms.blend, run.sentence, X, w, out, AXES, last)
+    r.figures.update(_themed(r, "blend.svg", draw_blend))
+    r.tables["blend.csv"] = table_csv(
+        ["word", "weight", *AXES],
+        [
+            *([word, w[j], *X[j]] for j, word in enumerate(run.sentence)),
+            ["output", "", *out],
+        ],
+    )
+    h, words = r[module_2.WIRED_PARTS].wired, r.sentence
+    path = (h.Q[last], h.K, h.scores[last], h.weights[last], h.out[last])
+    draw_path = partial(charts_mechanisms.one_query, words, *path, last)
+    r.figures.update(_themed(r, "one-query.svg", draw_path))
+    r.tables["one-query.csv"] = table_csv(
+        ["quantity", "word", "numbers"],
+        [
+            ["query", words[last], fmt.short_vec(h.Q[last])],
+            *(["key", word, fmt.short_vec(h.K[j])] for j, word in enumerate(words)),
+            *(["score", word, h.scores[last, j]] for j, word in enumerate(words)),
+            *(["weight", word, h.weights[last, j]] for j, word in enumerate(words)),
+            ["output", words[last], fmt.vec(h.out[last], 6)],
+        ],
+    )
+    _draw_mask_and_heads(r)
+
+
+def _draw_mask_and_heads(r: Results) -> None:
+    """Module 3's causal mask on the scores and its head split in two."""
+    c, words = r[module_3.CAUSAL], r.sentence
+    draw_mask = partial(charts_mechanisms.causal_mask, words, c.scores, c.future)
+    r.figures.update(_themed(r, "causal-mask.svg", draw_mask))
+    r.tables["causal-mask.csv"] = table_csv(
+        ["query", "key", "score", "masked"],
+        [
+            [a, b, c.scores[i, j], "yes" if c.future[i, j] else "no"]
+            for i, a in enumerate(words)
+            for j, b in enumerate(words)
+        ],
+    )
+    split = (words, c.Q, c.K, c.heads, c.future, WIRED_CHANNELS)
+    draw_heads = partial(charts_mechanisms.heads_split, *split)
+    r.figures.update(_themed(r, "heads-split.svg", draw_heads))
+    r.tables["heads-split.csv"] = table_csv(
+        ["head", "query", *words],
+        [
+            [WIRED_CHANNELS[n], a, *c.heads[n, i]]
+            for n in range(len(c.heads))
+            for i, a in enumerate(words)
+        ],
     )
 
 
