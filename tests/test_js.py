@@ -205,6 +205,25 @@ MINILM_PASSES = (
 )
 
 
+def minilm_labels(att: np.ndarray) -> list[list[list[str]]]:
+    """What the page's grid prints under each head of ``att`` (L, H, T, T): its class, then its
+    number, by the package's rules (real_heads.head_scores, classify) and its labels."""
+    from attention_workshop.experiment import fmt
+    from attention_workshop.experiment.head_figures import NUMBER_SHORT, SHORT
+
+    classes, score = real_heads.classify(real_heads.head_scores(att.astype(np.float64)))
+    return [
+        [
+            [
+                SHORT[c],
+                f"{NUMBER_SHORT[real_heads.NUMBERS[c]]} {fmt.fixed(float(score[layer, n]), 2)}",
+            ]
+            for n, c in enumerate(row)
+        ]
+        for layer, row in enumerate(classes)
+    ]
+
+
 def minilm_cases(folder: Path) -> dict:
     """docs/assets/minilm/minilm.js's expected values: the model file as the build writes it, the
     corpus's tokens from `tokenizers`, and the package's attentions over the file's float16 weights
@@ -226,6 +245,7 @@ def minilm_cases(folder: Path) -> dict:
             "tokens": list(half(t).tokens),
             "half": half(t).attentions.tolist(),
             "full": full(t).attentions.astype(np.float64).tolist(),
+            "labels": minilm_labels(half(t).attentions),
         }
         for t in MINILM_PASSES
     ]
@@ -234,6 +254,9 @@ def minilm_cases(folder: Path) -> dict:
         "corpus": corpus,
         "passes": passes,
         "bound": real_heads.HALF_BOUND,
+        "share": real_heads.SHARE,
+        "broad": real_heads.BROAD,
+        "places": list(real_heads.PLACES),
     }
 
 

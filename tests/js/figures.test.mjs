@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { esc, gridCsv, gridSvg, headCsv, headSvg, level, SCHEMES } from "../../docs/assets/minilm/figures.js";
+import { BROAD, PLACES, SHARE, SCHEMES, classLabel, esc, gridCsv, gridSvg, headClass, headCsv, headSvg, level } from "../../docs/assets/minilm/figures.js";
 import { cases } from "./fixtures.mjs";
 
 const p = cases.minilm.passes[0];
@@ -49,6 +49,20 @@ describe("the run box's CSV and SVG", () => {
       const desc = gridSvg("a b", p.half, scheme).match(/<desc[^>]*>([^<]*)<\/desc>/)[1];
       assert.match(desc, new RegExp(`\\b${word} for more weight`), scheme);
       assert.doesNotMatch(desc, word === "darker" ? /\blighter\b/ : /\bdarker\b/, scheme);
+    }
+  });
+  test("each head's class and number are the package's, and the grid prints them under it", () => {
+    assert.deepEqual([SHARE, BROAD, PLACES], [cases.minilm.share, cases.minilm.broad, cases.minilm.places]);
+    for (const q of cases.minilm.passes) {
+      const labels = q.half.map((layer) => layer.map((w) => classLabel(headClass(w))));
+      assert.deepEqual(labels, q.labels, q.text);
+      const svg = gridSvg(q.text, q.half, "light");
+      for (const [l, layer] of q.labels.entries()) {
+        for (const [n, [name, number]] of layer.entries()) {
+          assert.ok(svg.includes(`<title>layer ${l + 1}, head ${n + 1}: ${name}, ${number}</title>`), `${l} ${n}`);
+        }
+      }
+      assert.ok(new Set(q.labels.flat().map(([name]) => name)).size > 1, "the passes have more than one class");
     }
   });
   test("the head's SVG prints every weight", () => {

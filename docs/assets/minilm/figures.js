@@ -33,25 +33,58 @@ function cells(w, x, y, s, ink) {
   return out;
 }
 
-/** Every head at once: layers down, heads across, counted from 1 as the page counts them. */
+/** The page's head classes (src/attention_workshop/chapters/real_heads/measures.py, the same
+ * rules): the places a head may send its attention to, the share a place needs, the spread a broad
+ * head needs, and how the grid names each class and the number that put a head in it. */
+export const PLACES = ["previous", "next", "self", "cls", "sep"];
+export const SHARE = 0.5, BROAD = 0.7;
+const SHORT = { previous: "prev", next: "next", self: "self", cls: "CLS", sep: "SEP", broad: "broad", other: "other" };
+const NUMBER = { broad: "entropy", other: "max" }; // a place's class: "share"
+
+/** One head's class and its number: the place with the largest mean share if it gets SHARE or
+ * more, else "broad" if its mean normalised entropy is BROAD or more (the number is then that
+ * entropy), else "other" (the number is the largest share). */
+export function headClass(w) {
+  const T = w.length;
+  const mean = (f, from, to) => { let s = 0; for (let i = from; i < to; i++) s += f(i); return s / (to - from); };
+  const shares = [
+    mean((i) => w[i][i - 1], 1, T), mean((i) => w[i][i + 1], 0, T - 1), mean((i) => w[i][i], 0, T),
+    mean((i) => w[i][0], 0, T), mean((i) => w[i][T - 1], 0, T),
+  ];
+  const spread = mean((i) => -w[i].reduce((a, p) => (p > 0 ? a + p * Math.log(p) : a), 0) / Math.log(T), 0, T);
+  let best = 0;
+  shares.forEach((v, k) => { if (v > shares[best]) best = k; });
+  const top = shares[best];
+  const cls = top >= SHARE ? PLACES[best] : spread >= BROAD ? "broad" : "other";
+  return { cls, score: cls === "broad" ? spread : top };
+}
+
+/** The two lines the grid prints under a head, as the page's grid prints them: "prev", "share 0.93". */
+export const classLabel = ({ cls, score }) => [SHORT[cls], `${NUMBER[cls] ?? "share"} ${score.toFixed(2)}`];
+
+/** Every head at once: layers down, heads across, counted from 1 as the page counts them, each
+ * with its class and number under it. */
 export function gridSvg(text, att, scheme = "light") {
   const p = SCHEMES[scheme];
   const L = att.length, H = att[0].length, T = att[0][0].length;
-  const box = 56, gap = 8, left = 64, top = 44;
-  const W = left + H * (box + gap), Ht = top + L * (box + gap) + 8;
+  const box = 64, gap = 16, under = 30, left = 64, top = 44;
+  const W = left + H * (box + gap), Ht = top + L * (box + under + gap) + 8;
   const s = box / T;
   let body = `<rect width="${W}" height="${Ht}" fill="${p.back}"/>`;
   body += `<text x="${left}" y="16" fill="${p.text}" font-size="13" font-weight="bold">All heads: "${esc(text)}"</text>`;
   for (let n = 0; n < H; n++) body += `<text x="${left + n * (box + gap) + box / 2}" y="${top - 8}" fill="${p.text}" font-size="11" text-anchor="middle">${n + 1}</text>`;
   for (let l = 0; l < L; l++) {
-    const y = top + l * (box + gap);
+    const y = top + l * (box + under + gap);
     body += `<text x="${left - 8}" y="${y + box / 2 + 4}" fill="${p.text}" font-size="11" text-anchor="end">layer ${l + 1}</text>`;
     for (let n = 0; n < H; n++) {
       const x = left + n * (box + gap);
-      body += `<g><title>layer ${l + 1}, head ${n + 1}</title><rect x="${x}" y="${y}" width="${box}" height="${box}" fill="${p.paper}"/>${cells(att[l][n], x, y, s, p.ink)}</g>`;
+      const [name, number] = classLabel(headClass(att[l][n]));
+      body += `<g><title>layer ${l + 1}, head ${n + 1}: ${name}, ${number}</title><rect x="${x}" y="${y}" width="${box}" height="${box}" fill="${p.paper}"/>${cells(att[l][n], x, y, s, p.ink)}`;
+      body += `<text x="${x + box / 2}" y="${y + box + 13}" fill="${p.text}" font-size="11" text-anchor="middle">${name}</text>`;
+      body += `<text x="${x + box / 2}" y="${y + box + 26}" fill="${p.text}" font-size="11" text-anchor="middle">${number}</text></g>`;
     }
   }
-  const desc = `Heatmaps of all ${L * H} heads of all-MiniLM-L6-v2 on "${esc(text)}", computed in this browser: ${L} layers down, ${H} heads across; each row of a heatmap is where one of its ${T} tokens looks, ${scheme === "dark" ? "lighter" : "darker"} for more weight.`;
+  const desc = `Heatmaps of all ${L * H} heads of all-MiniLM-L6-v2 on "${esc(text)}", computed in this browser: ${L} layers down, ${H} heads across; each row of a heatmap is where one of its ${T} tokens looks, ${scheme === "dark" ? "lighter" : "darker"} for more weight. Under each head: its class, then the number that put it there (share: the share its class's place gets; entropy: a broad head's normalised entropy; max: an other head's largest share).`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${Ht}" width="${W}" height="${Ht}" role="img" aria-labelledby="g-title g-desc" font-family="system-ui, sans-serif"><title id="g-title">All heads: ${esc(text)}</title><desc id="g-desc">${desc}</desc>${body}</svg>`;
 }
 
@@ -75,7 +108,7 @@ export function headSvg(tokens, w, title, scheme = "light") {
     const strong = level(v) >= 6;
     const fg = strong ? p.back : p.text;
     const t = v.toFixed(2).replace(/^0\./, ".");
-    body += `<text x="${left + j * s + s / 2}" y="${top + i * s + s / 2 + 4}" fill="${fg}" font-size="10" text-anchor="middle">${t}</text>`;
+    body += `<text x="${left + j * s + s / 2}" y="${top + i * s + s / 2 + 4}" fill="${fg}" font-size="11" text-anchor="middle">${t}</text>`;
   }));
   const desc = `Heatmap of ${esc(title)}: each of the ${T} tokens (rows) and how much weight it gives each token (columns); each row sums to 1.`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${Ht}" width="${W}" height="${Ht}" role="img" aria-labelledby="h-title h-desc" font-family="system-ui, sans-serif"><title id="h-title">${esc(title)}</title><desc id="h-desc">${desc}</desc>${body}</svg>`;
