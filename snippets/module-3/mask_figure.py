@@ -7,7 +7,7 @@ print(
         "Two grids of the wired head's scores, one row per word looking and one column per "
         "word looked at: first as computed, then with every cell of a later word replaced by "
         "minus infinity.",
-        "**The mask acts on the scores.** Above the diagonal (a later word) the score becomes "
+        "<strong>The mask acts on the scores.</strong> Above the diagonal (a later word) the score becomes "
         "−∞, before softmax; the other scores stay as they were.",
     )
 )
