@@ -143,6 +143,22 @@ _RAW_TEX = re.compile(
 
 
 @pytest.mark.site
+def test_no_caption_shows_its_markdown(built_site):
+    """A figure's caption is raw HTML (render.figure): Markdown typed in it (**bold**, `code`)
+    would reach the reader as typed."""
+    problems = []
+    for page in site_pages(built_site):
+        text = page.read_text(encoding="utf-8")
+        for cap in re.findall(r"<figcaption>(.*?)</figcaption>", text, re.S):
+            words = re.sub(r"<(code|pre)\b.*?</\1>|<[^>]+>", " ", cap, flags=re.S)
+            if re.search(r"\*\*[^*\s][^*]*\*\*|`[^`\s][^`]*`", words):
+                problems.append(
+                    f"{source_name(built_site, page)}: {words.strip()[:80]!r}"
+                )
+    assert not problems, "Markdown shown as typed in a caption:\n" + "\n".join(problems)
+
+
+@pytest.mark.site
 def test_every_formula_became_mathml(built_site):
     """No raw TeX in any page's prose (outside code), no arithmatex leftover, no MathML error."""
     problems = []
