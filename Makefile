@@ -101,7 +101,7 @@ test-site: setup
 captures: setup
 	$(PY) -m attention_workshop.experiment --out captures
 
-bench: setup
+bench: setup browser
 	$(PY) tools/bench.py
 
 lock: setup

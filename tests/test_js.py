@@ -29,7 +29,12 @@ from attention_workshop.chapters import inside_the_model as inside
 from attention_workshop.chapters.final_exam import grading as final_exam_grading
 
 # The package's modules, imported in this one place (their paths may move).
-from attention_workshop.experiment import causal_page, inside_page, real_heads_page
+from attention_workshop.experiment import (
+    causal_page,
+    figures,
+    inside_page,
+    real_heads_page,
+)
 from workshop_site import exam_page
 
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
@@ -224,6 +229,14 @@ def minilm_labels(att: np.ndarray) -> list[list[list[str]]]:
     ]
 
 
+def minilm_classes_csv(att: np.ndarray) -> str:
+    """The page's grid CSV (real_heads_page.classes_csv) of heads ``att`` (L, H, T, T)."""
+    from attention_workshop.experiment.real_heads_page import classes_table
+
+    scores = real_heads.head_scores(att.astype(np.float64))
+    return classes_table(*real_heads.classify(scores), scores)
+
+
 def minilm_cases(folder: Path) -> dict:
     """docs/assets/minilm/minilm.js's expected values: the model file as the build writes it, the
     corpus's tokens from `tokenizers`, and the package's attentions over the file's float16 weights
@@ -246,6 +259,11 @@ def minilm_cases(folder: Path) -> dict:
             "half": half(t).attentions.tolist(),
             "full": full(t).attentions.astype(np.float64).tolist(),
             "labels": minilm_labels(half(t).attentions),
+            "classes_csv": minilm_classes_csv(half(t).attentions),
+            "head_csv": figures.table_csv(
+                ["query", *half(t).tokens],
+                [[q, *row] for q, row in zip(half(t).tokens, half(t).attentions[0, 2])],
+            ),
         }
         for t in MINILM_PASSES
     ]

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { BROAD, PLACES, SHARE, SCHEMES, classLabel, esc, gridCsv, gridSvg, headClass, headCsv, headSvg, level } from "../../docs/assets/minilm/figures.js";
+import { BROAD, PLACES, SHARE, SCHEMES, classLabel, classesCsv, esc, gridCsv, gridSvg, headClass, headCsv, headSvg, level } from "../../docs/assets/minilm/figures.js";
 import { cases } from "./fixtures.mjs";
 
 const p = cases.minilm.passes[0];
@@ -13,19 +13,39 @@ const tokens = p.tokens;
 describe("the run box's CSV and SVG", () => {
   const T = p.half[0][0].length;
   const toks = tokens;
-  test("the grid's CSV holds every weight, exactly", () => {
+  test("the weights' CSV holds every weight to six decimals, as the build's CSVs", () => {
     const lines = gridCsv(toks, p.half).trimEnd().split("\n");
     assert.equal(lines.length, 1 + p.half.length * p.half[0].length * T);
     for (const line of lines.slice(1)) {
-      const [l, n, , ...w] = line.split(",");
+      const [, , , ...w] = line.split(",");
       assert.equal(w.length, T);
+      for (const x of w) assert.match(x, /^\d\.\d{6}$/);
     }
     const [l, n, , ...w] = lines[1 + (2 * 12 + 5) * T + 3].split(",");
     assert.deepEqual([Number(l), Number(n)], [3, 6]);
-    assert.deepEqual(w.map(Number), p.half[2][5][3]);
+    w.forEach((x, j) => assert.ok(Math.abs(Number(x) - p.half[2][5][3][j]) <= 5e-7, `${x} ${j}`));
+  });
+  // Six decimals of two float64 sums of the same terms: equal text but where one lies a last bit
+  // either side of a rounding edge, so numbers are compared to a millionth and words exactly.
+  const sameCsv = (got, want, label) => {
+    const rows = (t) => t.trimEnd().split("\n").map((r) => r.split(","));
+    const [g, e] = [rows(got), rows(want)];
+    assert.equal(g.length, e.length, label);
+    assert.deepEqual(g[0], e[0], label);
+    g.forEach((row, i) => row.forEach((x, j) => {
+      const y = e[i][j];
+      if (/^-?\d+\.\d{6}$/.test(y)) assert.ok(Math.abs(Number(x) - Number(y)) <= 1.000001e-6, `${label} row ${i} col ${j}: ${x} vs ${y}`);
+      else assert.equal(x, y, `${label} row ${i} col ${j}`);
+    }));
+  };
+  test("the grid's CSV is the page's grid CSV (classes_csv) of the same heads", () => {
+    for (const q of cases.minilm.passes) sameCsv(classesCsv(q.half), q.classes_csv, q.text);
+  });
+  test("the head's CSV is the build's head CSV of the same weights", () => {
+    for (const q of cases.minilm.passes) sameCsv(headCsv(q.tokens, q.half[0][2]), q.head_csv, q.text);
   });
   test("the head's CSV quotes a token with a comma", () => {
-    assert.match(headCsv([",", "a"], [[1, 0], [0.5, 0.5]]), /^query,",",a\n",",1,0\na,0.5,0.5\n$/);
+    assert.match(headCsv([",", "a"], [[1, 0], [0.5, 0.5]]), /^query,",",a\n",",1\.000000,0\.000000\na,0\.500000,0\.500000\n$/);
   });
   test("the grid's SVG: one shaded cell for each weight of a tenth or more, in either scheme", () => {
     for (const scheme of ["light", "dark"]) {

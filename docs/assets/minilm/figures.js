@@ -3,8 +3,8 @@
  * the text on the page and in the downloads; tests/js/figures.test.mjs reads it in Node). Kept apart
  * from the page's other drawing code on purpose: nothing here changes when that does.
  *
- * Like the build's figures, a weight is drawn at the nearest tenth of full ink; the CSV holds every
- * weight in full (JavaScript's shortest text that reads back as the same float64).
+ * Like the build's figures, a weight is drawn at the nearest tenth of full ink, and the CSVs are
+ * the build's: the same columns, every number with six decimals.
  */
 
 /** Ink, paper and text of each scheme: the page's own (heads.css: --rh-thumb, --rh-paper). */
@@ -21,6 +21,8 @@ export const esc = (s) => String(s).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 
 /** A field of a CSV row: quoted when it holds a comma, a quote or a line break. */
 const field = (v) => (typeof v === "string" && /[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v));
+/** A float as the build's CSVs write one (Python's f"{x:.6f}"): six decimals. */
+const f6 = (x) => x.toFixed(6);
 const csv = (rows) => rows.map((r) => r.map(field).join(",")).join("\n") + "\n";
 
 /** One head's T x T weights as rects at (x, y), each cell `s` wide. */
@@ -41,22 +43,29 @@ export const SHARE = 0.5, BROAD = 0.7;
 const SHORT = { previous: "prev", next: "next", self: "self", cls: "CLS", sep: "SEP", broad: "broad", other: "other" };
 const NUMBER = { broad: "entropy", other: "max" }; // a place's class: "share"
 
+/** A head's six measures, as the package's head_scores: the mean share each of PLACES gets
+ * (over the rows that have that place), then the spread (entropy / ln T, averaged over the rows). */
+export function measures(w) {
+  const T = w.length;
+  const mean = (f, from, to) => { let s = 0; for (let i = from; i < to; i++) s += f(i); return s / (to - from); };
+  return [
+    mean((i) => w[i][i - 1], 1, T), mean((i) => w[i][i + 1], 0, T - 1), mean((i) => w[i][i], 0, T),
+    mean((i) => w[i][0], 0, T), mean((i) => w[i][T - 1], 0, T),
+    mean((i) => -w[i].reduce((a, p) => (p > 0 ? a + p * Math.log(p) : a), 0) / Math.log(T), 0, T),
+  ];
+}
+
 /** One head's class and its number: the place with the largest mean share if it gets SHARE or
  * more, else "broad" if its mean normalised entropy is BROAD or more (the number is then that
  * entropy), else "other" (the number is the largest share). */
 export function headClass(w) {
-  const T = w.length;
-  const mean = (f, from, to) => { let s = 0; for (let i = from; i < to; i++) s += f(i); return s / (to - from); };
-  const shares = [
-    mean((i) => w[i][i - 1], 1, T), mean((i) => w[i][i + 1], 0, T - 1), mean((i) => w[i][i], 0, T),
-    mean((i) => w[i][0], 0, T), mean((i) => w[i][T - 1], 0, T),
-  ];
-  const spread = mean((i) => -w[i].reduce((a, p) => (p > 0 ? a + p * Math.log(p) : a), 0) / Math.log(T), 0, T);
+  const m = measures(w);
+  const shares = m.slice(0, PLACES.length), spread = m[PLACES.length];
   let best = 0;
   shares.forEach((v, k) => { if (v > shares[best]) best = k; });
   const top = shares[best];
   const cls = top >= SHARE ? PLACES[best] : spread >= BROAD ? "broad" : "other";
-  return { cls, score: cls === "broad" ? spread : top };
+  return { cls, score: cls === "broad" ? spread : top, measures: m };
 }
 
 /** The two lines the grid prints under a head, as the page's grid prints them: "prev", "share 0.93". */
@@ -118,12 +127,25 @@ export function headSvg(tokens, w, title, scheme = "light") {
 export function gridCsv(tokens, att) {
   const rows = [["layer", "head", "query", ...tokens]];
   att.forEach((layer, l) => layer.forEach((head, n) => head.forEach((row, i) => {
-    rows.push([l + 1, n + 1, tokens[i], ...row]);
+    rows.push([l + 1, n + 1, tokens[i], ...row.map(f6)]);
   })));
+  return csv(rows);
+}
+
+/** Every head's class, score and six measures, one row per head: the page's grid CSV
+ * (real_heads_page.classes_csv), with its labels. */
+export const CLASS_NAMES = { previous: "previous token", next: "next token", self: "self", cls: "[CLS]", sep: "[SEP]", broad: "broad", other: "other" };
+export const SCORE_IS = { broad: "normalised entropy", other: "largest share" }; // a place's class: "share"
+export function classesCsv(att) {
+  const rows = [["layer", "head", "class", "score", ...PLACES, "broad", "score_is"]];
+  att.forEach((layer, l) => layer.forEach((w, n) => {
+    const { cls, score, measures: m } = headClass(w);
+    rows.push([l + 1, n + 1, CLASS_NAMES[cls], f6(score), ...m.map(f6), SCORE_IS[cls] ?? "share"]);
+  }));
   return csv(rows);
 }
 
 /** One head's weights, as the build's head CSVs: the query token, then its weight on each token. */
 export function headCsv(tokens, w) {
-  return csv([["query", ...tokens], ...w.map((row, i) => [tokens[i], ...row])]);
+  return csv([["query", ...tokens], ...w.map((row, i) => [tokens[i], ...row.map(f6)])]);
 }

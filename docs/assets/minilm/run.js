@@ -6,7 +6,7 @@
  * figures.js draws the grid and one head, in the page's colour scheme, with SVG and CSV downloads.
  * Nothing is sent anywhere. tests/test_browser_minilm.py drives it as a reader does.
  */
-import { gridCsv, gridSvg, headCsv, headSvg } from "./figures.js";
+import { classesCsv, gridCsv, gridSvg, headCsv, headSvg } from "./figures.js";
 
 /** An element: h("p", { class: "x", text: "..." }, [children]). */
 function h(tag, attrs = {}, children = []) {
@@ -126,7 +126,8 @@ class RunBox {
     const links = [
       download(gridSvg(text, m.attentions, "light"), "image/svg+xml", "my-sentence-grid-light.svg", "grid SVG (light)"),
       download(gridSvg(text, m.attentions, "dark"), "image/svg+xml", "my-sentence-grid-dark.svg", "grid SVG (dark)"),
-      download(gridCsv(m.tokens, m.attentions), "text/csv", "my-sentence-grid.csv", "grid CSV"),
+      download(classesCsv(m.attentions), "text/csv", "my-sentence-grid.csv", "grid CSV (each head's class and measures)"),
+      download(gridCsv(m.tokens, m.attentions), "text/csv", "my-sentence-weights.csv", "every weight as CSV"),
     ];
     const layer = 0, head = 2;
     const name = `layer ${layer + 1}, head ${head + 1}`;
@@ -148,7 +149,8 @@ class RunBox {
       figure(headSvg(m.tokens, w, `${name}: "${text}"`, scheme), "mm-head", `${name} on your sentence, every weight`),
       h("p", { class: "mm-downloads" }, links.flatMap((a, i) => (i ? [" · ", a] : [a]))),
     );
-    this.out.dataset.csv = links[2].href;
+    this.out.dataset.classes = links[2].href;
+    this.out.dataset.csv = links[3].href;
     this.root.dataset.drawn = String(performance.now());
     this.status.textContent = `Done: ${m.tokens.length} tokens, every head computed in this browser in ${Math.round(m.ms)} ms.`;
     this.button.disabled = false;

@@ -10,6 +10,7 @@ The Markdown and HTML the page prints are in :mod:`.real_heads_md`.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -54,6 +55,7 @@ __all__ = [
     "head_desc",
     "grid_figure",
     "classes_csv",
+    "classes_table",
     "site_files",
 ]
 
@@ -211,17 +213,26 @@ def grid_figure(h: Heads, p: Palette = LIGHT) -> str:
 def classes_csv(h: Heads) -> str:
     """Every head's class, score and six measures, one row per head, and what its score is
     (``score_is``: share, normalised entropy or largest share)."""
+    return classes_table(h.classes, h.score, h.scores)
+
+
+def classes_table(
+    classes: Sequence[Sequence[str]], score: np.ndarray, scores: np.ndarray
+) -> str:
+    """:func:`classes_csv` of any heads: ``classes`` and ``score`` from
+    :func:`.real_heads.classify`, ``scores`` ``(L, H, 6)`` from :func:`.real_heads.head_scores`
+    (the run box's grid CSV, ``figures.js`` ``classesCsv``, is held to it)."""
     rows = [
         [
             layer + 1,
             n + 1,
-            rh.LABELS[h.classes[layer][n]],
-            float(h.score[layer, n]),
-            *h.scores[layer, n],
-            rh.NUMBERS[h.classes[layer][n]],
+            rh.LABELS[classes[layer][n]],
+            float(score[layer, n]),
+            *scores[layer, n],
+            rh.NUMBERS[classes[layer][n]],
         ]
-        for layer in range(h.scores.shape[0])
-        for n in range(h.scores.shape[1])
+        for layer in range(scores.shape[0])
+        for n in range(scores.shape[1])
     ]
     return figures.table_csv(
         ["layer", "head", "class", "score", *rh.MEASURES, "score_is"], rows
