@@ -91,7 +91,8 @@ def sentence_problems(read: Callable[[str], str]) -> list[tuple[str, str]]:
     (:func:`.claim_sentences.problems`): ``(page, message)`` pairs. ``read`` gives a page's
     Markdown by its ``docs/``-relative path; a claim is looked for on the pages that state its
     subject (:func:`.sources.stated_on`), its chapter's page first."""
-    pages = {key: sources.stated_on(key) for key in dict(CLAIMS)}
+    texts = sources.quoting_texts()  # read once for every subject
+    pages = {key: sources.stated_on(key, texts=texts) for key in dict(CLAIMS)}
     subject = {c.key: key for key, c in CLAIMS}
     return claim_sentences.problems(
         (c for _, c in CLAIMS), lambda c: pages[subject[c.key]], read

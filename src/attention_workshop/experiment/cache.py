@@ -100,6 +100,23 @@ def folder() -> Path:
     return Path(where) if where not in ("", "off") else _ROOT / ".cache" / "workshop"
 
 
+def _data_files(package: Path) -> list[Path]:
+    """Every file but the ``.py`` ones under a package's folder (none if it is no package),
+    ``__pycache__`` aside (os.walk, not pathlib's rglob: a build asks at every cached call)."""
+    if not (package / "__init__.py").is_file():
+        return []
+    out = []
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = [d for d in subfolders if d != "__pycache__"]
+        out += [
+            Path(folder, n)
+            for n in names
+            if os.path.splitext(n)[1] != ".py"
+            and os.path.isfile(os.path.join(folder, n))
+        ]
+    return out
+
+
 def module_digest(*modules: str) -> str:
     """A hash of the bytes of ``modules``, of every module under ``src/`` they import (by name and
     bytes), and of the data files (``.toml``..., which code may read) of every package there."""
@@ -114,13 +131,7 @@ def module_digest(*modules: str) -> str:
     found, grew = import_closure.table()
     if grew and _IMPORTS:
         store("imports", _IMPORTS[0], found)
-    data = {
-        p
-        for package in base.iterdir()
-        if (package / "__init__.py").is_file()
-        for p in package.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".py"
-    }
+    data = {p for package in base.iterdir() for p in _data_files(package)}
     return digest(
         [(p.relative_to(base).as_posix(), p.read_bytes()) for p in sorted(code | data)]
     )

@@ -26,6 +26,7 @@ __all__ = [
     "where_written",
     "chapter_page",
     "pages_quoting",
+    "quoting_texts",
     "stated_on",
 ]
 
@@ -149,7 +150,24 @@ def chapter_page(module: str) -> str | None:
     return name if (DOCS / name).is_file() else None
 
 
-def _quotes(markdown: str, key: str, names: Iterable[str]) -> bool:
+#: A page as :func:`pages_quoting` reads it: its ``docs/``-relative path, its Markdown and the
+#: text of every snippet its exec fences include.
+Quoting = tuple[str, str, list[str]]
+
+
+def quoting_texts() -> list[Quoting]:
+    """Every page with its snippets' texts, read once for many :func:`pages_quoting` calls."""
+    if not DOCS.is_dir():
+        return []
+    out = []
+    for p in sorted(DOCS.rglob("*.md")):
+        markdown = p.read_text(encoding="utf-8")
+        texts = [_read(path) for f in fences(markdown) for path in f.snippets]
+        out.append((p.relative_to(DOCS).as_posix(), markdown, texts))
+    return out
+
+
+def _quotes(markdown: str, snippets: list[str], key: str, names: Iterable[str]) -> bool:
     if re.search(r"\{\{\s*" + re.escape(key) + r"\.", markdown):
         return True
     quoted = re.escape(f'"{key}"')
@@ -160,24 +178,25 @@ def _quotes(markdown: str, key: str, names: Iterable[str]) -> bool:
         *(rf"\b{re.escape(n)}\b" for n in names),
     ]
     pattern = re.compile("|".join(words))
-    return any(
-        pattern.search(_read(path)) for f in fences(markdown) for path in f.snippets
-    )
+    return any(pattern.search(text) for text in snippets)
 
 
-def pages_quoting(key: str, names: Sequence[str] = ()) -> list[str]:
+def pages_quoting(
+    key: str, names: Sequence[str] = (), texts: list[Quoting] | None = None
+) -> list[str]:
     """Pages that quote section ``key``: a ``{{ key.name }}`` value, or a snippet that names the
-    section (``log_excerpt("key")``, or one of ``names``, the chapter's constant such as ``CAUSAL``)."""
-    if not DOCS.is_dir():
-        return []
+    section (``log_excerpt("key")``, or one of ``names``, the chapter's constant such as ``CAUSAL``).
+    ``texts``: the pages as :func:`quoting_texts` read them (read now if not given)."""
     return [
-        p.relative_to(DOCS).as_posix()
-        for p in sorted(DOCS.rglob("*.md"))
-        if _quotes(p.read_text(encoding="utf-8"), key, names)
+        page
+        for page, markdown, snippets in (quoting_texts() if texts is None else texts)
+        if _quotes(markdown, snippets, key, names)
     ]
 
 
-def stated_on(subject: str, module: str | None = None) -> list[str]:
+def stated_on(
+    subject: str, module: str | None = None, texts: list[Quoting] | None = None
+) -> list[str]:
     """The pages that state a claim about ``subject`` (a section key, or a page subject such as
     ``final_exam``): the chapter's own page first, then every page that quotes the section."""
     import sys
@@ -189,4 +208,4 @@ def stated_on(subject: str, module: str | None = None) -> list[str]:
         names = [n for n, v in vars(mod).items() if v is section]
     own = chapter_page(module)
     pages = [own] if own else []
-    return [*pages, *(p for p in pages_quoting(subject, names) if p != own)]
+    return [*pages, *(p for p in pages_quoting(subject, names, texts) if p != own)]
