@@ -56,6 +56,17 @@ def test_darker_for_more_is_false_in_the_dark_scheme(page: str) -> None:
     assert all(f.startswith(f"{page}: ") for f in found)
 
 
+def test_a_shade_said_outright_is_checked_too() -> None:
+    # the causal page's caption once said it of its strongest cells, dark blue in the light scheme
+    found = _problems(
+        "causal-heads.md", "Its bright cells sit just left of the diagonal."
+    )
+    assert found and all('"bright" is false in the light scheme' in f for f in found)
+    assert not _problems(
+        "causal-heads.md", "Its strongest cells sit left of the diagonal."
+    )
+
+
 def test_lighter_for_more_is_false_in_the_light_scheme() -> None:
     found = _problems("real-heads.md", "Each row is lighter where a weight is larger.")
     assert found and all("false in the light scheme" in f for f in found)

@@ -2,7 +2,7 @@
 
 A caption, an alt text or a sentence that says "darker for more weight" is true in the light scheme
 (white paper, dark ink) and false in the dark one (dark paper, light ink). :func:`problems` finds
-every sentence of a page that names a shade (:data:`SHADES`: darker, lighter, brighter, paler, ...)
+every sentence of a page that names a shade (:data:`SHADES`: darker, lighter, brighter, paler, bright, pale, ...)
 or a hue (:data:`HUES`: red, blue, orange, ...) and checks it against each colour map the page
 draws (:func:`page_maps`), in each scheme the sentence speaks of:
 
@@ -47,6 +47,14 @@ SHADES = {
     "brighter": False,
     "paler": False,
     "fainter": False,
+    # the same shades said outright ("its bright cells", "pale for little"): "dark" and "light"
+    # are left out, as they name the schemes too
+    "bright": False,
+    "brightest": False,
+    "pale": False,
+    "palest": False,
+    "faint": False,
+    "faintest": False,
 }
 #: Hue words and their ranges of hue, in degrees (red wraps round 0).
 HUES = {
