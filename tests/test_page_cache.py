@@ -1,7 +1,7 @@
 """The one place page reuse reads another library's private state: autorefs' maps.
 
 A reused page registers again, through autorefs' public ``register_anchor``, the anchors autorefs
-held on it when it rendered (workshop_site/api_page.py ``anchors``, which reads the plugin's
+held on it when it rendered (workshop_site/page_cache.py ``anchors``, which reads the plugin's
 private ``_primary_url_map``, ``_secondary_url_map`` and ``_title_map``). These tests fail when
 the pinned mkdocs-autorefs changes underneath it: another version, maps of another shape, or a
 ``register_anchor`` that no longer fills them as ``anchors`` reads them. The whole of a reused
@@ -20,7 +20,7 @@ import pytest
 from mkdocs_autorefs import AutorefsPlugin
 from mkdocstrings import MkdocstringsPlugin
 
-from workshop_site import api_page as page_cache
+from workshop_site import page_cache
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -30,8 +30,12 @@ What a reused render gives MkDocs back is the page's HTML as the render made it 
 other pages' anchors (``mkdocs/structure/pages.py``'s fields), and the anchors autorefs held for
 the page's address when its render ended (its headings; on the API page, every object
 mkdocstrings rendered and its aliases), registered again through autorefs' public
-``register_anchor`` (which they were is read from autorefs' private maps) and, for the API
-page, the two files mkdocstrings leaves in the site (:mod:`.api_page`, :meth:`Build.files`).
+``register_anchor``. Which anchors those were is read from autorefs' maps, its private state
+(:func:`anchors`: the one place this build reads another library's private state; the pinned
+version is checked, and tests/test_page_cache.py fails when the maps change shape). The API
+page's render also leaves mkdocstrings' two files in the site (:data:`API_FILES`: its CSS and
+the object inventory, written at ``on_env`` only when a handler rendered): kept beside the page
+when it renders, written again when it is reused (:meth:`Build.files`).
 """
 
 from __future__ import annotations
@@ -47,7 +51,7 @@ from typing import Any
 
 from attention_workshop.experiment import cache
 
-from . import api_page, publish
+from . import publish
 from .page_reads import (
     Reads,
     changed_while_read,
@@ -69,14 +73,24 @@ __all__ = [
     "usable",
     "site_key",
     "page_key",
+    "anchors",
+    "API_FILES",
     "templates",
 ]
 
 KIND = "page"
+#: The files a page's render leaves in the site besides its HTML (the API page's: API_FILES).
+FILES = "page-files"
 # the environment variables no page's render reads: the completion marker's path, which differs
 # with the site folder of every build, read by hooks/publish.py once every page is written
 _AFTER_THE_PAGES = (publish.MARKER,)
 _VERSION = 3
+_API = "\n::: "
+#: What mkdocstrings writes into the site when a handler rendered (its plugin's ``css_filename``
+#: and ``objects.inv``), so what a reused API page must leave there too.
+API_FILES = ("assets/_mkdocstrings.css", "objects.inv")
+#: The mkdocs-autorefs whose private maps :func:`anchors` reads (requirements.lock pins it).
+AUTOREFS = "1.4.5"
 _TREES = ("src", "hooks", "overrides", "captures")
 _FILES = (
     "mkdocs.yml",
@@ -158,6 +172,11 @@ def usable() -> bool:
     return cache.enabled() and not cache.fresh()
 
 
+def is_api(markdown: str) -> bool:
+    """Whether a page's Markdown has mkdocstrings' ``::: identifier`` blocks (the API page)."""
+    return _API in f"\n{markdown}"
+
+
 def find(key: str, known: dict | None = None) -> dict | None:
     """The kept render under ``key`` when every read it recorded is unchanged, else None."""
     # a page never kept is no computed result of the cache's count (hooks/experiment.py's line)
@@ -206,6 +225,31 @@ def give_back(entry: dict, page: Any, files: Any) -> str:
     links = {files.get_file_from_path(src): a for src, a in entry["links"].items()}
     page.links_to_anchors = {f: a for f, a in links.items() if f is not None}
     return str(entry["html"])
+
+
+def anchors(autorefs: Any, url: str) -> list[list[Any]]:
+    """``[identifier, anchor, title, primary]`` of every anchor autorefs holds on the page at
+    ``url``, in the order its maps hold them (read from autorefs' private ``_primary_url_map``,
+    ``_secondary_url_map`` and ``_title_map``: identifier -> URLs, URL -> title)."""
+    from importlib.metadata import version
+
+    if version("mkdocs-autorefs") != AUTOREFS:
+        raise RuntimeError(
+            f"page reuse reads mkdocs-autorefs {AUTOREFS}'s private maps, and "
+            f"{version('mkdocs-autorefs')} is installed: check "
+            "workshop_site/page_cache.py anchors() against it, then change AUTOREFS"
+        )
+    out = []
+    for primary, urls in (
+        (True, autorefs._primary_url_map),
+        (False, autorefs._secondary_url_map),
+    ):
+        for identifier, found in urls.items():
+            for u in found:
+                if u.startswith(f"{url}#"):
+                    title = autorefs._title_map.get(u)
+                    out.append([identifier, u[len(url) + 1 :], title, primary])
+    return out
 
 
 class _Warnings(logging.Handler):
@@ -274,7 +318,7 @@ class Build:
         key = page_key(self.site, markdown, page)
         self.reads.seen = None  # looking up the kept render is no read of the page's
         entry = find(key, self.known)
-        if entry is not None and api_page.is_api(markdown):
+        if entry is not None and is_api(markdown):
             entry = self._with_files(key, entry)
         self.reads.seen = self.page["raw"]
         if entry is not None:
@@ -287,21 +331,35 @@ class Build:
             key=key,
             warnings=warnings,
             problems=self.problems(page.file.src_uri),
-            api=api_page.is_api(markdown),
+            api=is_api(markdown),
         )
         return False
 
     def _with_files(self, key: str, entry: dict) -> dict | None:
-        """The API page's kept render, or None (it renders again) when its files are not kept."""
-        self.api_files = api_page.kept_files(key)
-        return None if self.api_files is None else entry
+        """The API page's kept render with the files its render left in the site, or None (then
+        it renders again) when they were not kept or their entry is damaged."""
+        kept = cache.lookup(FILES, key) if cache.holds(FILES, key) else None
+        if not isinstance(kept, dict) or sorted(kept) != sorted(API_FILES):
+            return None
+        self.api_files = kept
+        return entry
 
     def files(self, site_dir: str) -> None:
-        """After every ``on_env``: a rendered API page's files kept, a reused one's written."""
+        """After every ``on_env``: the files a rendered API page left in the site are kept beside
+        it; those of a reused one are written again (mkdocstrings wrote none, or empty ones)."""
+        site = Path(site_dir)
         if self.api_files is not None:
-            api_page.write_files(self.api_files, Path(site_dir))
-        elif self.api_key is not None:
-            api_page.keep_files(self.api_key, Path(site_dir))
+            for name, data in self.api_files.items():
+                (site / name).parent.mkdir(parents=True, exist_ok=True)
+                (site / name).write_bytes(data)
+            log.info(
+                "page_reuse: the API page reused, mkdocstrings' %s written again",
+                " and ".join(self.api_files),
+            )
+        elif self.api_key is not None and all((site / n).is_file() for n in API_FILES):
+            cache.store(
+                FILES, self.api_key, {n: (site / n).read_bytes() for n in API_FILES}
+            )
 
     def end(self, output: str, page: Any, files: Any) -> str:
         """The page's HTML: the kept one on a hit (its headings registered with autorefs
@@ -330,9 +388,7 @@ class Build:
                     "page_reuse: %s changed while it was read; not kept", changed[0]
                 )
             if clean and not changed:
-                held = (
-                    api_page.anchors(self.autorefs, page.url) if self.autorefs else []
-                )
+                held = anchors(self.autorefs, page.url) if self.autorefs else []
                 keep(self.page["key"], reads, page, output, held, self.known)
                 if self.api_key is None and self.page.get("api"):
                     self.api_key = self.page["key"]
