@@ -23,19 +23,13 @@ and markdown-exec's sessions (:func:`.page_reads.own_sessions` gives each page's
 a session never spans pages, in any build). A file changed while a page rendered (its status
 at the read is not its status at the keep) leaves the render unkept: the next build renders it.
 
-A render that reported a problem or logged a warning is never kept.
+A render that reported a problem or logged a warning is never kept; the API page (mkdocstrings
+registers its anchors while it renders) is rendered at every build.
 
 What a reused render gives MkDocs back is the page's HTML as the render made it (every hook's
 ``on_page_content`` then runs on it as after a render), its toc, title, anchors and links to
-other pages' anchors (``mkdocs/structure/pages.py``'s fields), and the anchors autorefs held for
-the page's address when its render ended (its headings; on the API page, every object
-mkdocstrings rendered and its aliases), registered again through autorefs' public
-``register_anchor``. Which anchors those were is read from autorefs' maps, its private state
-(:func:`anchors`: the one place this build reads another library's private state; the pinned
-version is checked, and tests/test_page_cache.py fails when the maps change shape). The API
-page's render also leaves mkdocstrings' two files in the site (:data:`API_FILES`: its CSS and
-the object inventory, written at ``on_env`` only when a handler rendered): kept beside the page
-when it renders, written again when it is reused (:meth:`Build.files`).
+other pages' anchors (``mkdocs/structure/pages.py``'s fields), and autorefs' anchors of its
+headings, registered again through autorefs' public ``register_anchor``.
 """
 
 from __future__ import annotations
@@ -73,24 +67,16 @@ __all__ = [
     "usable",
     "site_key",
     "page_key",
-    "anchors",
-    "API_FILES",
+    "headings",
     "templates",
 ]
 
 KIND = "page"
-#: The files a page's render leaves in the site besides its HTML (the API page's: API_FILES).
-FILES = "page-files"
 # the environment variables no page's render reads: the completion marker's path, which differs
 # with the site folder of every build, read by hooks/publish.py once every page is written
 _AFTER_THE_PAGES = (publish.MARKER,)
-_VERSION = 3
+_VERSION = 2
 _API = "\n::: "
-#: What mkdocstrings writes into the site when a handler rendered (its plugin's ``css_filename``
-#: and ``objects.inv``), so what a reused API page must leave there too.
-API_FILES = ("assets/_mkdocstrings.css", "objects.inv")
-#: The mkdocs-autorefs whose private maps :func:`anchors` reads (requirements.lock pins it).
-AUTOREFS = "1.4.5"
 _TREES = ("src", "hooks", "overrides", "captures")
 _FILES = (
     "mkdocs.yml",
@@ -172,9 +158,9 @@ def usable() -> bool:
     return cache.enabled() and not cache.fresh()
 
 
-def is_api(markdown: str) -> bool:
-    """Whether a page's Markdown has mkdocstrings' ``::: identifier`` blocks (the API page)."""
-    return _API in f"\n{markdown}"
+def reusable(markdown: str) -> bool:
+    """The API page is rendered at every build (mkdocstrings registers its anchors as it renders)."""
+    return _API not in f"\n{markdown}"
 
 
 def find(key: str, known: dict | None = None) -> dict | None:
@@ -197,10 +183,9 @@ def keep(
     reads: set[tuple[str, str]],
     page: Any,
     html: str,
-    held: list[list[Any]],
     known: dict | None = None,
 ) -> None:
-    """Store the render of ``page`` with what it read and the anchors autorefs ``held`` on it."""
+    """Store the render of ``page`` with what it read."""
     links = {
         to.src_uri: dict(anchors)
         for to, anchors in (page.links_to_anchors or {}).items()
@@ -212,7 +197,6 @@ def keep(
         "title": page.title,
         "present": sorted(page.present_anchor_ids or ()),
         "links": links,
-        "anchors": held,
     }
     cache.store(KIND, key, entry)
 
@@ -227,28 +211,12 @@ def give_back(entry: dict, page: Any, files: Any) -> str:
     return str(entry["html"])
 
 
-def anchors(autorefs: Any, url: str) -> list[list[Any]]:
-    """``[identifier, anchor, title, primary]`` of every anchor autorefs holds on the page at
-    ``url``, in the order its maps hold them (read from autorefs' private ``_primary_url_map``,
-    ``_secondary_url_map`` and ``_title_map``: identifier -> URLs, URL -> title)."""
-    from importlib.metadata import version
-
-    if version("mkdocs-autorefs") != AUTOREFS:
-        raise RuntimeError(
-            f"page reuse reads mkdocs-autorefs {AUTOREFS}'s private maps, and "
-            f"{version('mkdocs-autorefs')} is installed: check "
-            "workshop_site/page_cache.py anchors() against it, then change AUTOREFS"
-        )
-    out = []
-    for primary, urls in (
-        (True, autorefs._primary_url_map),
-        (False, autorefs._secondary_url_map),
-    ):
-        for identifier, found in urls.items():
-            for u in found:
-                if u.startswith(f"{url}#"):
-                    title = autorefs._title_map.get(u)
-                    out.append([identifier, u[len(url) + 1 :], title, primary])
+def headings(toc: Any) -> list[tuple[str, str]]:
+    """(id, title) of every heading of a toc, in order (what autorefs registers of a page)."""
+    out: list[tuple[str, str]] = []
+    for item in toc:
+        out.append((item.id, item.title))
+        out.extend(headings(item.children))
     return out
 
 
@@ -285,9 +253,6 @@ class Build:
         self.known: dict[tuple[str, str], str | None] = {}
         self.reused = self.rendered = 0
         self.page: dict[str, Any] = {}
-        # the API page's key when it was rendered and kept, its files when it was reused
-        self.api_key: str | None = None
-        self.api_files: dict[str, bytes] | None = None
         self.gap: Any = memos()  # the memos before the reads between two pages
 
     def begin(self) -> None:
@@ -313,13 +278,11 @@ class Build:
 
     def lookup(self, markdown: str, page: Any) -> bool:
         """Whether the page's kept render is used (its Markdown is then not rendered)."""
-        if "raw" not in self.page:
+        if "raw" not in self.page or not reusable(markdown):
             return False
         key = page_key(self.site, markdown, page)
         self.reads.seen = None  # looking up the kept render is no read of the page's
         entry = find(key, self.known)
-        if entry is not None and is_api(markdown):
-            entry = self._with_files(key, entry)
         self.reads.seen = self.page["raw"]
         if entry is not None:
             self.page.update(entry=entry)
@@ -328,38 +291,9 @@ class Build:
         for name in ("", "mkdocs"):
             logging.getLogger(name).addHandler(warnings)
         self.page.update(
-            key=key,
-            warnings=warnings,
-            problems=self.problems(page.file.src_uri),
-            api=is_api(markdown),
+            key=key, warnings=warnings, problems=self.problems(page.file.src_uri)
         )
         return False
-
-    def _with_files(self, key: str, entry: dict) -> dict | None:
-        """The API page's kept render with the files its render left in the site, or None (then
-        it renders again) when they were not kept or their entry is damaged."""
-        kept = cache.lookup(FILES, key) if cache.holds(FILES, key) else None
-        if not isinstance(kept, dict) or sorted(kept) != sorted(API_FILES):
-            return None
-        self.api_files = kept
-        return entry
-
-    def files(self, site_dir: str) -> None:
-        """After every ``on_env``: the files a rendered API page left in the site are kept beside
-        it; those of a reused one are written again (mkdocstrings wrote none, or empty ones)."""
-        site = Path(site_dir)
-        if self.api_files is not None:
-            for name, data in self.api_files.items():
-                (site / name).parent.mkdir(parents=True, exist_ok=True)
-                (site / name).write_bytes(data)
-            log.info(
-                "page_reuse: the API page reused, mkdocstrings' %s written again",
-                " and ".join(self.api_files),
-            )
-        elif self.api_key is not None and all((site / n).is_file() for n in API_FILES):
-            cache.store(
-                FILES, self.api_key, {n: (site / n).read_bytes() for n in API_FILES}
-            )
 
     def end(self, output: str, page: Any, files: Any) -> str:
         """The page's HTML: the kept one on a hit (its headings registered with autorefs
@@ -372,10 +306,8 @@ class Build:
         if "entry" in self.page:
             self.reused += 1
             output = give_back(self.page["entry"], page, files)
-            for identifier, anchor, title, primary in self.page["entry"]["anchors"]:
-                self.autorefs.register_anchor(
-                    page, identifier, anchor, title=title, primary=primary
-                )
+            for anchor, title in headings(page.toc) if self.autorefs else ():
+                self.autorefs.register_anchor(page, anchor, title=title)
         else:
             self.rendered += 1
         if "key" in self.page:
@@ -388,10 +320,7 @@ class Build:
                     "page_reuse: %s changed while it was read; not kept", changed[0]
                 )
             if clean and not changed:
-                held = anchors(self.autorefs, page.url) if self.autorefs else []
-                keep(self.page["key"], reads, page, output, held, self.known)
-                if self.api_key is None and self.page.get("api"):
-                    self.api_key = self.page["key"]
+                keep(self.page["key"], reads, page, output, self.known)
         self.release()
         return output
 
