@@ -172,9 +172,51 @@ def _crosses_cells(box: Any, xs: np.ndarray, ys: np.ndarray) -> bool:
     )
 
 
-def _apart(a: Any, b: Any) -> bool:
-    """Whether two boxes neither meet nor touch: then no outline inside one reaches the other."""
-    return a.x1 < b.x0 or b.x1 < a.x0 or a.y1 < b.y0 or b.y1 < a.y0
+def _points(boxes: list[Any]) -> np.ndarray:
+    """``(n, 4)``: each box's ``x0, y0, x1, y1`` as it holds them (an inverted box stays so)."""
+    return np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes], dtype=float).reshape(
+        -1, 4
+    )
+
+
+def _pairs_overlapping(points: np.ndarray) -> list[tuple[int, int]]:
+    """Every pair ``i < j`` of boxes that overlap as Matplotlib's ``Bbox.overlaps`` says (edges
+    touching count; an inverted box is taken the right way round), in the order of
+    ``itertools.combinations``: all at once in NumPy, a block of rows at a time (a figure of a
+    long sentence has thousands of texts)."""
+    lo, hi = (
+        np.minimum(points[:, :2], points[:, 2:]),
+        np.maximum(points[:, :2], points[:, 2:]),
+    )
+    out: list[tuple[int, int]] = []
+    n, block = len(points), 512
+    for start in range(0, n, block):
+        rows = slice(start, min(n, start + block))
+        hit = np.all(
+            (lo[rows, None, :] <= hi[None, :, :])
+            & (lo[None, :, :] <= hi[rows, None, :]),
+            axis=-1,
+        )
+        i, j = np.nonzero(hit)
+        i = i + start
+        keep = j > i
+        out += list(zip(i[keep].tolist(), j[keep].tolist()))
+    return out
+
+
+def _near(marks: np.ndarray, texts: np.ndarray) -> Iterator[np.ndarray]:
+    """For each text's box in turn, whether each mark's extent meets or touches it (when the two
+    are apart, no outline inside the mark reaches the text), worked out for 512 texts at a time."""
+    m = marks[None, :, :]
+    for start in range(0, len(texts), 512):
+        t = texts[start : start + 512, None, :]
+        apart = (
+            (m[..., 2] < t[..., 0])
+            | (t[..., 2] < m[..., 0])
+            | (m[..., 3] < t[..., 1])
+            | (t[..., 3] < m[..., 1])
+        )
+        yield from ~apart
 
 
 def _text_mark_problems(texts: list[tuple[Any, Any]], fig: Any) -> list[str]:
@@ -186,12 +228,15 @@ def _text_mark_problems(texts: list[tuple[Any, Any]], fig: Any) -> list[str]:
     ]
     markers = list(_marker_boxes(fig))
     cells = list(_cell_edges(fig))
-    for t, box in texts:
-        inner = _shrunk(box)
+    inners = [_shrunk(box) for _, box in texts]
+    # which marks each text's box meets at all, 512 texts at a time (then each one checked)
+    near = _near(_points([ext for *_, ext in marks]), _points(inners))
+    for (t, box), inner, meets in zip(texts, inners, near):
         own = getattr(t, "arrow_patch", None)
-        for mark, outline, filled, ext in marks:
+        for k in np.flatnonzero(meets):
+            mark, outline, filled, ext = marks[k]
             # an annotation's pointer starts at its own text; a mark apart from it cannot clash
-            if mark is own or _apart(ext, inner):
+            if mark is own:
                 continue
             # a text wholly inside a filled mark labels it; crossing its edge, or holding it, is a clash
             hits = any(
@@ -244,10 +289,10 @@ def overlaps(fig: Any) -> list[str]:
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     texts = _texts(fig, renderer)
+    boxes = _points([_shrunk(box) for _, box in texts])
     problems = [
-        f"{_name(a)} overlaps {_name(b)}"
-        for (a, abox), (b, bbox) in combinations(texts, 2)
-        if _shrunk(abox).overlaps(_shrunk(bbox))
+        f"{_name(texts[a][0])} overlaps {_name(texts[b][0])}"
+        for a, b in _pairs_overlapping(boxes)
     ]
     problems += _text_mark_problems(texts, fig)
     problems += _legend_problems(texts, fig, renderer)
