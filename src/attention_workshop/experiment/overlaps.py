@@ -174,49 +174,38 @@ def _crosses_cells(box: Any, xs: np.ndarray, ys: np.ndarray) -> bool:
 
 def _points(boxes: list[Any]) -> np.ndarray:
     """``(n, 4)``: each box's ``x0, y0, x1, y1`` as it holds them (an inverted box stays so)."""
-    return np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes], dtype=float).reshape(
-        -1, 4
-    )
+    return np.array([(b.x0, b.y0, b.x1, b.y1) for b in boxes], float).reshape(-1, 4)
 
 
 def _pairs_overlapping(points: np.ndarray) -> list[tuple[int, int]]:
     """Every pair ``i < j`` of boxes that overlap as Matplotlib's ``Bbox.overlaps`` says (edges
     touching count; an inverted box is taken the right way round), in the order of
-    ``itertools.combinations``: all at once in NumPy, a block of rows at a time (a figure of a
-    long sentence has thousands of texts)."""
+    ``itertools.combinations``; in NumPy, 512 rows at a time (a long sentence's figure has
+    thousands of texts)."""
     lo, hi = (
         np.minimum(points[:, :2], points[:, 2:]),
         np.maximum(points[:, :2], points[:, 2:]),
     )
     out: list[tuple[int, int]] = []
-    n, block = len(points), 512
-    for start in range(0, n, block):
-        rows = slice(start, min(n, start + block))
-        hit = np.all(
-            (lo[rows, None, :] <= hi[None, :, :])
-            & (lo[None, :, :] <= hi[rows, None, :]),
-            axis=-1,
-        )
-        i, j = np.nonzero(hit)
-        i = i + start
-        keep = j > i
-        out += list(zip(i[keep].tolist(), j[keep].tolist()))
+    for start in range(0, len(points), 512):
+        a, b = lo[start : start + 512, None], hi[start : start + 512, None]
+        i, j = np.nonzero(np.all((a <= hi[None]) & (lo[None] <= b), axis=-1))
+        out += [(x, y) for x, y in zip((i + start).tolist(), j.tolist()) if y > x]
     return out
 
 
 def _near(marks: np.ndarray, texts: np.ndarray) -> Iterator[np.ndarray]:
     """For each text's box in turn, whether each mark's extent meets or touches it (when the two
     are apart, no outline inside the mark reaches the text), worked out for 512 texts at a time."""
-    m = marks[None, :, :]
+    m = marks[None]
     for start in range(0, len(texts), 512):
-        t = texts[start : start + 512, None, :]
-        apart = (
+        t = texts[start : start + 512, None]
+        yield from ~(
             (m[..., 2] < t[..., 0])
             | (t[..., 2] < m[..., 0])
             | (m[..., 3] < t[..., 1])
             | (t[..., 3] < m[..., 1])
         )
-        yield from ~apart
 
 
 def _text_mark_problems(texts: list[tuple[Any, Any]], fig: Any) -> list[str]:
