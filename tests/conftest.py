@@ -181,14 +181,35 @@ def pytest_unconfigure(config):
         Path(path).unlink(missing_ok=True)
 
 
+def session_results():
+    """The site build's run of the experiment (its claims verified), once per worker: the first
+    worker to ask runs it through the experiment's disk cache, under a file lock in the cache's
+    folder, and the others wait and read it (the run was made twice, once by each worker, while
+    they collected tests/test_final_exam.py). The entry is keyed on the bytes of the code it runs
+    and the environment, as the site build's: a later session with the same code reads it.
+    Nothing else in the session uses the disk cache (it is off again after)."""
+    import fcntl
+
+    from attention_workshop.experiment import cache
+    from workshop_site import pages
+
+    folder = cache.folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "session-results.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        cache.enable(True)
+        try:
+            return pages.results()
+        finally:
+            cache.enable(False)
+
+
 @pytest.fixture(scope="session")
 def results():
     """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy
-    first): the site build's run (its claims verified), which test modules that need the run while
-    they are collected get too, so a worker runs the experiment once."""
-    from workshop_site import pages
-
-    return pages.results()
+    first): :func:`session_results`, which test modules that need the run while they are
+    collected call too."""
+    return session_results()
 
 
 @pytest.fixture(scope="session")

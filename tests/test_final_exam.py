@@ -30,13 +30,13 @@ from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB, W_K_WIRED, W_Q_WIRED
 from workshop_site import claims
 from workshop_site.claims import ClaimError
-from workshop_site.pages import results as build_results
 
 from .breaks import assert_reported
+from .conftest import session_results
 from .exam_sheets import N
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-RESULTS = build_results()
+RESULTS = session_results()
 EXAM = final_exam.exam(RESULTS)
 QS = {q.qid: q for q in EXAM.questions}
 
