@@ -181,27 +181,33 @@ def pytest_unconfigure(config):
         Path(path).unlink(missing_ok=True)
 
 
-def session_results():
-    """The site build's run of the experiment (its claims verified), once per worker: the first
-    worker to ask runs it through the experiment's disk cache, under a file lock in the cache's
-    folder, and the others wait and read it (the run was made twice, once by each worker, while
-    they collected tests/test_final_exam.py). The entry is keyed on the bytes of the code it runs
-    and the environment, as the site build's: a later session with the same code reads it.
-    Nothing else in the session uses the disk cache (it is off again after)."""
+def _through_the_cache(name: str, compute):
+    """``compute()`` with the experiment's disk cache on, under a file lock ``name`` in the cache's
+    folder: the first worker to ask computes and stores, the others wait and read the entry
+    (keyed on the bytes of the code it runs and the environment, as the site build's entries: a
+    later session with the same code reads it too). The cache is off again after."""
     import fcntl
 
     from attention_workshop.experiment import cache
-    from workshop_site import pages
 
     folder = cache.folder()
     folder.mkdir(parents=True, exist_ok=True)
-    with open(folder / "session-results.lock", "w") as lock:
+    with open(folder / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         cache.enable(True)
         try:
-            return pages.results()
+            return compute()
         finally:
             cache.enable(False)
+
+
+def session_results():
+    """The site build's run of the experiment (its claims verified), once per worker and read by
+    the other (:func:`_through_the_cache`): it was made twice, once by each worker, while they
+    collected tests/test_final_exam.py."""
+    from workshop_site import pages
+
+    return _through_the_cache("session-results", pages.results)
 
 
 @pytest.fixture(scope="session")
@@ -214,10 +220,14 @@ def results():
 
 @pytest.fixture(scope="session")
 def results_other():
-    """The experiment on another sentence ("fish swam by the shore", no "bank"), run once per test session."""
+    """The experiment on another sentence ("fish swam by the shore", no "bank"), run once per test
+    session and kept in the disk cache (:func:`_through_the_cache`)."""
+    from attention_workshop.experiment import cache
     from attention_workshop.experiment import runner as experiment
 
-    return experiment.run("fish swam by the shore")
+    return _through_the_cache(
+        "results-other", lambda: cache.call(experiment.run, "fish swam by the shore")
+    )
 
 
 @pytest.fixture(scope="session")
