@@ -25,6 +25,10 @@ _TAGS = re.compile(r"<[^>]+>")
 log = logging.getLogger("mkdocs.hooks.workshop")
 #: The problems of this build: page (``docs/``-relative path, "" for the whole site) -> messages.
 PROBLEMS: dict[str, list[str]] = {}
+#: How many pages this build's renders it reused (hooks/page_reuse.py sets it once every page is
+#: rendered; hooks/publish.py writes it to the suite's build log: a build that reuses every page
+#: but one is not counted as a full build).
+REUSED: list[int] = []
 
 
 def problem(message: str, page: str = "") -> None:

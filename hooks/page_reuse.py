@@ -101,6 +101,7 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     """Every page is rendered: nothing more to record; the templates' compiled code reused."""
     if _BUILD:
         _BUILD[0].stop()
+        common.REUSED[:] = [_BUILD[0].reused]
         _page_cache().templates(env)
     return env
 

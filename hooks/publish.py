@@ -9,9 +9,10 @@
   a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
 - When ``ATTENTION_WORKSHOP_BUILD_LOG`` names a file, every build (each ``serve`` rebuild too)
   adds a line to it as its first step, naming the test that started it and how many Markdown
-  pages it renders (those of docs/ that ``exclude_docs`` leaves): the suite counts its full
-  builds and its small projects' apart (tests/conftest.py prints ``site builds: N (full), M
-  (small project)``).
+  pages it renders (those of docs/ that ``exclude_docs`` leaves), and a second one at its end
+  with how many of those it reused (hooks/page_reuse.py): the suite counts its full builds,
+  its small projects' and the builds that rendered few pages apart (tests/conftest.py prints
+  ``site builds: N (full), M (small project)``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 import re
 import sys
 import sysconfig
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,6 +40,8 @@ TRACEBACK = "Traceback (most recent call last)"
 _TAG = re.compile(r"<[^>]+>")
 # folders too general to be this machine's (a system Python's prefix)
 _GENERAL = {"/", "/usr", "/usr/local", "/opt"}
+#: This build's line in the build log (:data:`BUILD_LOG`).
+_ID: list[str] = []
 
 
 def machine_paths(project: Path) -> list[str]:
@@ -74,7 +78,10 @@ def rendered_pages(config: MkDocsConfig) -> list[str]:
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     if path := os.environ.get(BUILD_LOG):
         test = os.environ.get("PYTEST_CURRENT_TEST", "")
+        common.REUSED.clear()
+        _ID[:] = [f"{os.getpid()}-{time.monotonic_ns()}"]
         line = {
+            "id": _ID[0],
             "test": test,
             "project": str(Path(config.config_file_path).parent),
             "pages": len(rendered_pages(config)),
@@ -107,6 +114,9 @@ def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
 
 @event_priority(-1000)  # the very last step of a build
 def on_post_build(config: MkDocsConfig) -> None:
+    if (path := os.environ.get(BUILD_LOG)) and _ID:
+        with open(path, "a", encoding="utf-8") as log:
+            log.write(json.dumps({"id": _ID[0], "reused": sum(common.REUSED)}) + "\n")
     marker = os.environ.get(MARKER)
     if marker:
         Path(marker).write_text("the build reached its end\n", encoding="utf-8")

@@ -136,16 +136,24 @@ def pytest_collection_finish(session):
 
 
 def site_builds(path: str) -> list[dict]:
-    """The builds a session started, one ``{"test": ..., "project": ..., "pages": ...}`` per build
-    (``pages``: how many Markdown pages it renders)."""
+    """The builds a session started, one ``{"test": ..., "project": ..., "pages": ...,
+    "reused": ...}`` per build (``pages``: how many Markdown pages it renders; ``reused``: how
+    many of their renders it reused, 0 for a build that did not reach its end)."""
     lines = Path(path).read_text(encoding="utf-8").splitlines()
-    return [json.loads(line) for line in lines if line.strip()]
+    rows = [json.loads(line) for line in lines if line.strip()]
+    ends = {r["id"]: r["reused"] for r in rows if "reused" in r}
+    builds = [r for r in rows if "reused" not in r]
+    return [{**b, "reused": ends.get(b.get("id"), 0)} for b in builds]
 
 
 def is_full(build: dict) -> bool:
     """Whether a build counts as a full site build: any that renders more than :data:`SMALL`
-    pages (or does not say how many)."""
-    return not (isinstance(build.get("pages"), int) and build["pages"] <= SMALL)
+    pages (or does not say how many) and reuses too few of them to render :data:`SMALL` or
+    fewer itself (hooks/page_reuse.py; a serve rebuild after one edit renders one page or two)."""
+    pages = build.get("pages")
+    if not isinstance(pages, int):
+        return True
+    return pages - int(build.get("reused") or 0) > SMALL
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
@@ -167,12 +175,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         by_test.setdefault(test, [0, 0])[0 if is_full(b) else 1] += 1
     full = sum(map(is_full, builds))
     terminalreporter.write_sep(
-        "-", f"site builds: {full} (full), {len(builds) - full} (small project)"
+        "-",
+        f"site builds: {full} (full), {len(builds) - full} (small project, or "
+        f"{SMALL} pages or fewer rendered, the others reused)",
     )
     for test, (f, s) in sorted(
         by_test.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0])
     ):
-        terminalreporter.write_line(f"{f:3d} full {s:3d} small  {test}")
+        terminalreporter.write_line(f"{f:3d} full {s:3d} other  {test}")
 
 
 def pytest_unconfigure(config):
@@ -281,13 +291,14 @@ def build_site(
     check: bool = True,
     flags: tuple[str, ...] = ("--strict",),
     generator: str = "mkdocs",
-    **extra_env: str,
+    **extra_env: str | None,
 ) -> subprocess.CompletedProcess:
     """``mkdocs build --strict`` (or ``flags``) of ``project`` into ``dest``; returns the finished process.
 
     ``generator="properdocs"`` builds with ProperDocs (the maintained fork of MkDocs 1.6) instead.
 
-    ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache).
+    ``extra_env`` adds to the environment (``FRESH="1"``: nothing read from the cache); a value
+    of None takes the variable out (``SOURCE_DATE_EPOCH=None``: the build dates the site itself).
 
     With ``check``, a build counts only if it exits 0 *and* wrote the completion marker
     (hooks/publish.py): a build that vanished half-way (``os._exit(0)``) fails the test.
@@ -303,6 +314,7 @@ def build_site(
         **extra_env,
     }
     env.setdefault("SOURCE_DATE_EPOCH", "0")
+    env = {k: v for k, v in env.items() if v is not None}
     # a copy of the project builds with its own package
     if Path(project).resolve() != ROOT:
         env["PYTHONPATH"] = os.pathsep.join(

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -141,18 +142,30 @@ def test_a_published_build_names_its_address_and_links_its_repository(
     tmp_path, monkeypatch
 ):
     """With SITE_URL and REPO_URL, as the workflow builds: canonical links and the sitemap use the
-    address, and the repository link is a plain link (no request to the host's API)."""
+    address, and the repository link is a plain link (no request to the host's API). Built as
+    anyone would type ``mkdocs build`` in a clone (no ``SOURCE_DATE_EPOCH``), the sitemap is
+    dated with the last commit, not with the day it runs (tests/test_reproducible.py's builds
+    had this check before issue 29)."""
     # a small project: Module 3 alone (the address and the link are on every page)
     project = only_pages(copy_project(tmp_path / "project"), "module-3.md")
+    when = "2021-03-04T05:06:07+00:00"
+    git = {**os.environ, "GIT_AUTHOR_DATE": when, "GIT_COMMITTER_DATE": when}
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "x"],
+    ):
+        subprocess.run(["git", *args], cwd=project, env=git, check=True, timeout=120)
     site_url, repo_url = "https://example.org/aw/", "https://github.com/o/aw"
     monkeypatch.setenv("SITE_URL", site_url)
     monkeypatch.setenv("REPO_URL", repo_url)
-    build_site(tmp_path / "out", project=project)
+    build_site(tmp_path / "out", project=project, SOURCE_DATE_EPOCH=None)
     page = (tmp_path / "out" / "module-3" / "index.html").read_text(encoding="utf-8")
     assert f'<link rel="canonical" href="{site_url}module-3/">' in page
-    assert (
-        f"<loc>{site_url}module-3/</loc>"
-        in (tmp_path / "out" / "sitemap.xml").read_text()
+    sitemap = (tmp_path / "out" / "sitemap.xml").read_text()
+    assert f"<loc>{site_url}module-3/</loc>" in sitemap
+    assert sitemap.count("<lastmod>2021-03-04</lastmod>") == sitemap.count("<loc>"), (
+        "the sitemap is not dated with the last commit (2021-03-04)"
     )
     link = re.search(r'<a href="https://github\.com/o/aw"[^>]*>', page)
     assert link and 'class="md-source"' in link.group(0)
