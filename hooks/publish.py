@@ -9,10 +9,8 @@
   a build that vanished half-way (a snippet calling ``os._exit(0)`` exits 0) never counts.
 - When ``ATTENTION_WORKSHOP_BUILD_LOG`` names a file, every build (each ``serve`` rebuild too)
   adds a line to it as its first step, naming the test that started it and how many Markdown
-  pages it renders (those of docs/ that ``exclude_docs`` leaves), and a second one at its end
-  with how many of those it reused (hooks/page_reuse.py): the suite counts its full builds,
-  its small projects' and the builds that rendered few pages apart (tests/conftest.py prints
-  ``site builds: N (full), M (small project)``).
+  pages it renders (those of docs/ that ``exclude_docs`` leaves), and one at its end with how
+  many it reused (hooks/page_reuse.py): tests/conftest.py counts the full builds apart.
 """
 
 from __future__ import annotations
