@@ -106,6 +106,13 @@ def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     return env
 
 
+# Before every other on_post_build: the site's files are what every on_env left.
+@event_priority(100)
+def on_post_build(config: MkDocsConfig) -> None:
+    if _BUILD:
+        _BUILD[0].files(config.site_dir)
+
+
 def on_build_error(error: Exception) -> None:
     _release()
     if _page_cache().installed() is not None:

@@ -18,6 +18,9 @@
   showed only after a restart (tests/test_sound.py's serve test found it: 11 served pages differed
   from ``FRESH=1``). Before each rebuild, :func:`forget_hooks` clears that cache (the same
   exception as above, listed in hooks/_upstream_caches.py) and drops the modules of ``hooks/``.
+- A save is seen within 0.1 s, not 0.5 (MkDocs' polling, 0.25 s more per served edit on average):
+  :func:`on_serve` hands MkDocs a server of the same class made with its constructor's public
+  ``polling_interval``, watching what the one it replaces watched (watchdog's ``emitters``).
 """
 
 from __future__ import annotations
@@ -77,6 +80,11 @@ def show_error(site_dir: Path, message: str) -> None:
         path.write_text(page, encoding="utf-8")
 
 
+POLLING_INTERVAL = 0.1  # seconds between two looks for changed files (MkDocs': 0.5)
+
+
+# first: a plugin's on_serve then watches on the server that will run
+@event_priority(100)
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
     build, site_dir = builder, Path(config.site_dir)
 
@@ -94,8 +102,12 @@ def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
             )
             show_error(site_dir, message)
 
-    server.builder = build_or_show_error
-    return server
+    where = (*server.server_address, server.root, server.mount_path)
+    quick = type(server)(build_or_show_error, *where, POLLING_INTERVAL)
+    quick.error_handler = server.error_handler
+    for emitter in sorted(server.observer.emitters, key=lambda e: e.watch.raw_path):
+        quick.watch(emitter.watch.raw_path, recursive=emitter.watch.is_recursive)
+    return quick
 
 
 # after the plugins' own post-build steps: nothing reads these caches any more

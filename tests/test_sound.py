@@ -517,6 +517,7 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
         text = _round(serve_log, proc, resave)
         reused = re.findall(r"page_reuse: (\d+) page\(s\) reused, (\d+) rendered", text)
         assert reused and int(reused[-1][0]) > 0, text[-3000:]
+        assert "page_reuse: the API page reused" in text, text[-3000:]
         _assert_served_is_fresh(tmp_path, base, first)
     finally:
         proc.terminate()

@@ -4,11 +4,17 @@ A copy of the project is served (``mkdocs serve``, as ``make serve`` runs it, wi
 project's cache); each kind of edit is made to the copy's file several times, and the clock
 runs from the moment the file is written until the served page holds the edit (polled every
 20 ms over HTTP). The first edit of each kind is a warm-up, not counted.
+
+Each edit waits a pause drawn at random (seeded: the same pauses every run) before it is
+written: the server looks for changes at a fixed interval, and edits written at once one after
+another fall at the same moment of that interval every time (the build's length decides which),
+so that a median measured so could be the best case or the worst, never the average.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import socket
@@ -24,6 +30,8 @@ from pathlib import Path
 __all__ = ["Edit", "EDITS", "copy_project", "serve_latency"]
 
 _POLL, _TIMEOUT = 0.02, 60.0
+#: The longest pause before an edit (s): longer than MkDocs' interval between looks (0.5 s).
+_PAUSE = 1.0
 
 
 @dataclass(frozen=True)
@@ -129,6 +137,7 @@ def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[
         base = f"http://127.0.0.1:{port}/"
         try:
             _wait_for(base, "</html>", timeout=300)
+            pauses = random.Random(28)
             for edit in EDITS:
                 path = project / edit.file
                 original = path.read_text(encoding="utf-8")
@@ -136,6 +145,7 @@ def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[
                 for n in range(runs + 1):
                     changed = edit.change(original, n)
                     assert changed != original, f"{edit.name}: the edit changed nothing"
+                    time.sleep(pauses.uniform(0.0, _PAUSE))
                     path.write_text(changed, encoding="utf-8")
                     times.append(_wait_for(base + edit.page, f"Bench edit {n}."))
                 path.write_text(original, encoding="utf-8")

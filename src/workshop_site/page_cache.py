@@ -23,13 +23,14 @@ and markdown-exec's sessions (:func:`.page_reads.own_sessions` gives each page's
 a session never spans pages, in any build). A file changed while a page rendered (its status
 at the read is not its status at the keep) leaves the render unkept: the next build renders it.
 
-A render that reported a problem or logged a warning is never kept; the API page (mkdocstrings
-registers its anchors while it renders) is rendered at every build.
+A render that reported a problem or logged a warning is never kept.
 
 What a reused render gives MkDocs back is the page's HTML as the render made it (every hook's
 ``on_page_content`` then runs on it as after a render), its toc, title, anchors and links to
-other pages' anchors (``mkdocs/structure/pages.py``'s fields), and autorefs' anchors of its
-headings, registered again through autorefs' public ``register_anchor``.
+other pages' anchors (``mkdocs/structure/pages.py``'s fields), and the anchors its render
+registered with autorefs, registered again through autorefs' public ``register_anchor``, and the
+files it left in the site (:mod:`.page_anchors`: which anchors, found by public calls alone; the
+API page's two files from mkdocstrings).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from typing import Any
 from attention_workshop.experiment import cache
 
 from . import publish
+from .page_anchors import anchors, keep_files, kept_files, put_back
 from .page_reads import (
     Reads,
     changed_while_read,
@@ -67,7 +69,6 @@ __all__ = [
     "usable",
     "site_key",
     "page_key",
-    "headings",
     "templates",
 ]
 
@@ -75,7 +76,7 @@ KIND = "page"
 # the environment variables no page's render reads: the completion marker's path, which differs
 # with the site folder of every build, read by hooks/publish.py once every page is written
 _AFTER_THE_PAGES = (publish.MARKER,)
-_VERSION = 2
+_VERSION = 3
 _API = "\n::: "
 _TREES = ("src", "hooks", "overrides", "captures")
 _FILES = (
@@ -158,9 +159,9 @@ def usable() -> bool:
     return cache.enabled() and not cache.fresh()
 
 
-def reusable(markdown: str) -> bool:
-    """The API page is rendered at every build (mkdocstrings registers its anchors as it renders)."""
-    return _API not in f"\n{markdown}"
+def is_api(markdown: str) -> bool:
+    """Whether a page's Markdown has mkdocstrings' ``::: identifier`` blocks (the API page)."""
+    return _API in f"\n{markdown}"
 
 
 def find(key: str, known: dict | None = None) -> dict | None:
@@ -183,9 +184,10 @@ def keep(
     reads: set[tuple[str, str]],
     page: Any,
     html: str,
+    held: list[list[Any]],
     known: dict | None = None,
 ) -> None:
-    """Store the render of ``page`` with what it read."""
+    """Store the render of ``page`` with what it read and the anchors it registered (``held``)."""
     links = {
         to.src_uri: dict(anchors)
         for to, anchors in (page.links_to_anchors or {}).items()
@@ -197,6 +199,7 @@ def keep(
         "title": page.title,
         "present": sorted(page.present_anchor_ids or ()),
         "links": links,
+        "anchors": held,
     }
     cache.store(KIND, key, entry)
 
@@ -209,15 +212,6 @@ def give_back(entry: dict, page: Any, files: Any) -> str:
     links = {files.get_file_from_path(src): a for src, a in entry["links"].items()}
     page.links_to_anchors = {f: a for f, a in links.items() if f is not None}
     return str(entry["html"])
-
-
-def headings(toc: Any) -> list[tuple[str, str]]:
-    """(id, title) of every heading of a toc, in order (what autorefs registers of a page)."""
-    out: list[tuple[str, str]] = []
-    for item in toc:
-        out.append((item.id, item.title))
-        out.extend(headings(item.children))
-    return out
 
 
 class _Warnings(logging.Handler):
@@ -249,11 +243,16 @@ class Build:
         self.outside = outside
         self.site = site_key(config, nav)
         self.autorefs = config.plugins.get("autorefs")
+        docs = config.plugins.get("mkdocstrings")
+        self.handlers = docs.handlers if docs is not None else None
         self.problems = problems
         self.known: dict[tuple[str, str], str | None] = {}
         self.reused = self.rendered = 0
         self.page: dict[str, Any] = {}
         self.gap: Any = memos()  # the memos before the reads between two pages
+        # the API page's key when it rendered and was kept; its files when it was reused
+        self.api_key: str | None = None
+        self.api_files: dict[str, bytes] | None = None
 
     def begin(self) -> None:
         """A page's reads start: its own from here."""
@@ -278,11 +277,14 @@ class Build:
 
     def lookup(self, markdown: str, page: Any) -> bool:
         """Whether the page's kept render is used (its Markdown is then not rendered)."""
-        if "raw" not in self.page or not reusable(markdown):
+        if "raw" not in self.page:
             return False
-        key = page_key(self.site, markdown, page)
+        key, api = page_key(self.site, markdown, page), is_api(markdown)
         self.reads.seen = None  # looking up the kept render is no read of the page's
         entry = find(key, self.known)
+        if entry is not None and api:  # the API page's files must be kept too
+            self.api_files = kept_files(key)
+            entry = entry if self.api_files is not None else None
         self.reads.seen = self.page["raw"]
         if entry is not None:
             self.page.update(entry=entry)
@@ -290,13 +292,21 @@ class Build:
         warnings = _Warnings()
         for name in ("", "mkdocs"):
             logging.getLogger(name).addHandler(warnings)
-        self.page.update(
-            key=key, warnings=warnings, problems=self.problems(page.file.src_uri)
-        )
+        problems = self.problems(page.file.src_uri)
+        self.page.update(key=key, warnings=warnings, problems=problems, api=api)
         return False
 
+    def files(self, site_dir: str) -> None:
+        """After every ``on_env``: the files a rendered API page left in the site are kept beside
+        it; those of a reused one are written again."""
+        if self.api_files is not None:
+            put_back(site_dir, self.api_files)
+            log.info("page_reuse: the API page reused, mkdocstrings' files put back")
+        elif self.api_key is not None:
+            keep_files(site_dir, self.api_key)
+
     def end(self, output: str, page: Any, files: Any) -> str:
-        """The page's HTML: the kept one on a hit (its headings registered with autorefs
+        """The page's HTML: the kept one on a hit (its anchors registered with autorefs
         again); on a miss the render is kept if it reported no problem, logged no warning and
         no file it read changed meanwhile. Reads go to the build's again."""
         if "raw" not in self.page:
@@ -306,8 +316,10 @@ class Build:
         if "entry" in self.page:
             self.reused += 1
             output = give_back(self.page["entry"], page, files)
-            for anchor, title in headings(page.toc) if self.autorefs else ():
-                self.autorefs.register_anchor(page, anchor, title=title)
+            for identifier, anchor, title, primary in self.page["entry"]["anchors"]:
+                self.autorefs.register_anchor(
+                    page, identifier, anchor, title=title, primary=primary
+                )
         else:
             self.rendered += 1
         if "key" in self.page:
@@ -320,7 +332,10 @@ class Build:
                     "page_reuse: %s changed while it was read; not kept", changed[0]
                 )
             if clean and not changed:
-                keep(self.page["key"], reads, page, output, self.known)
+                probe = self.autorefs and (self.page["api"] or self.autorefs.scan_toc)
+                held = anchors(self.autorefs, self.handlers, page) if probe else []
+                keep(self.page["key"], reads, page, output, held, self.known)
+                self.api_key = self.page["key"] if self.page["api"] else self.api_key
         self.release()
         return output
 
