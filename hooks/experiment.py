@@ -52,7 +52,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     os.environ.setdefault("SOURCE_DATE_EPOCH", _source_date_epoch(config))
     common.fresh_pages()
     # the build keeps what is expensive and pure on disk, keyed on all it depends on (FRESH=1: recompute)
-    common.cache().enable()
+    common.cache().enable(build=True)
     return config
 
 

@@ -100,9 +100,8 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
 def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
     """Every page is rendered: nothing more to record; the templates' compiled code reused."""
     if _BUILD:
-        _BUILD[0].stop()
+        _BUILD[0].stop(env)
         common.REUSED[:] = [_BUILD[0].reused]
-        _page_cache().templates(env)
     return env
 
 

@@ -89,28 +89,18 @@ def notebook_path(page: str) -> str:
     return f"{NOTEBOOKS}/{page}.ipynb"
 
 
-def _page_title(markdown: str) -> str:
-    return next(
-        line[2:].strip() for line in markdown.split("\n") if line.startswith("# ")
-    )
-
-
-def _title(page: str) -> str:
-    """A page's title: the first heading of docs/<page>.md."""
-    return _page_title((_DOCS / f"{page}.md").read_text(encoding="utf-8"))
+def _title(page: str, text: str | None = None) -> str:
+    """A page's title: the first heading of docs/<page>.md (or of its ``text``)."""
+    text = (_DOCS / f"{page}.md").read_text(encoding="utf-8") if text is None else text
+    return next(line[2:].strip() for line in text.split("\n") if line.startswith("# "))
 
 
 def _install(page: str, wheel: str, torch: str) -> notebooks.Cell:
     """The notebook's first code cell: what its cells need, from this site's take-home files."""
     files = f"{_SITE.url.rstrip('/')}/{TAKE_HOME}/" if _SITE.url else ""
-    code = notebook_code.install_cell(
-        files,
-        wheel,
-        torch,
-        takehome.LOCK_NAME,
-        takehome.PINS_NAME,
-        takehome.MODEL_LOCK_NAME if page in notebooks.MODEL_PAGES else None,
-    )
+    model = takehome.MODEL_LOCK_NAME if page in notebooks.MODEL_PAGES else None
+    locks = (takehome.LOCK_NAME, takehome.PINS_NAME, model)
+    code = notebook_code.install_cell(files, wheel, torch, *locks)
     return notebooks.Cell("code", code, {"id": f"{page}-install"})
 
 
@@ -124,7 +114,7 @@ def _notebook(page: str, values: dict[str, str], wheel: str, torch: str) -> byte
     header = notebooks.fill(
         _HEADER.read_text(encoding="utf-8"),
         {
-            "page.title": _page_title(markdown),
+            "page.title": _title(page, markdown),
             "page.file": f"{page}.md",
             "build.commit": values["build.commit"],
         },
@@ -199,17 +189,26 @@ def _home(wheel_name: str, wheel_bytes: bytes) -> dict[str, bytes]:
     }
 
 
-@Recorded
-def notebook(page: str) -> bytes:
-    """One page's notebook, made when first asked for (by its page's button, by the table of
-    downloads, or once every page is rendered): it reads that page and its snippets, and a page
-    that shows its size reads them too (:class:`.page_reads.Recorded`)."""
+def _inputs(page: str) -> tuple:
+    """What a page's notebook takes from the build's memory rather than from files: the values,
+    the wheel's name, the lock's torch, the site's address, the diagrams, the Real heads files."""
     from .site import context
 
-    lock_text = takehome.LOCK.read_text(encoding="utf-8")
+    torch = takehome.pin(takehome.LOCK.read_text(encoding="utf-8"), "torch")
+    return (context(), wheel_name(), torch, _SITE.url, _SITE.diagrams, _SITE.real_heads)
+
+
+def _made(page: str) -> bytes:
+    values, wheel, torch, *_ = _inputs(page)
     # the cells show this build's run and figures, computed once (not again for the notebooks)
     shown.reuse(results(), _SITE.real_heads)
-    return _notebook(page, context(), wheel_name(), takehome.pin(lock_text, "torch"))
+    return _notebook(page, values, wheel, torch)
+
+
+#: One page's notebook, made when first asked for (its button, the downloads' table, or after the
+#: pages): it reads its page and snippets, and so does a page that shows its size; kept for the
+#: next build that may reuse pages unless its cells failed (:class:`.page_reads.Recorded`).
+notebook = Recorded(_made, inputs=_inputs, settled=lambda: len(FAILED))
 
 
 def prefetch_wheel() -> None:

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .page_reads import pure
+
 __all__ = [
     "ORDINALS",
     "Allowed",
@@ -154,6 +156,7 @@ def _index(
     return _index_of(tuple(values.items()))
 
 
+@pure  # a function of the values: made once per build, not once per page
 @functools.lru_cache(maxsize=4)
 def _index_of(
     items: tuple[tuple[str, str], ...],

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib.resources import files
 
+from .page_reads import pure
+
 __all__ = [
     "DATA_FILE",
     "Entry",
@@ -72,6 +74,7 @@ def entries() -> tuple[Entry, ...]:
     return _parse(files(__package__).joinpath(DATA_FILE).read_bytes())
 
 
+@pure  # a function of the file's bytes: parsed once per build, not once per page
 @functools.lru_cache(maxsize=2)
 def _parse(data: bytes) -> tuple[Entry, ...]:
     return tuple(

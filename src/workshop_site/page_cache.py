@@ -47,8 +47,10 @@ from typing import Any
 from attention_workshop.experiment import cache
 
 from . import publish
+from .jinja_cache import templates
 from .page_anchors import anchors, keep_files, kept_files, put_back
 from .page_reads import (
+    KEEPER,
     Reads,
     changed_while_read,
     forget_filled,
@@ -69,10 +71,11 @@ __all__ = [
     "usable",
     "site_key",
     "page_key",
-    "templates",
 ]
 
 KIND = "page"
+#: The kind of a Recorded result kept between builds (a notebook).
+RECORDED = "recorded"
 # the environment variables no page's render reads: the completion marker's path, which differs
 # with the site folder of every build, read by hooks/publish.py once every page is written
 _AFTER_THE_PAGES = (publish.MARKER,)
@@ -116,39 +119,6 @@ def page_key(site: str, markdown: str, page: Any) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def templates(env: Any) -> None:
-    """The theme's templates compiled once for the builds that may reuse (``mkdocs serve``
-    compiles every template again at each build): Jinja's own bytecode cache, which uses a
-    template's kept code only when the bytes of its source are the same (a checksum of the
-    source), in a folder of the cache named by Jinja's and Python's versions and every setting
-    of the environment that changes what a template compiles to."""
-    import jinja2
-
-    settings = (
-        jinja2.__version__,
-        sys.version,
-        sorted(env.extensions),
-        repr(env.autoescape),
-        env.block_start_string,
-        env.block_end_string,
-        env.variable_start_string,
-        env.variable_end_string,
-        env.comment_start_string,
-        env.comment_end_string,
-        env.line_statement_prefix,
-        env.line_comment_prefix,
-        env.trim_blocks,
-        env.lstrip_blocks,
-        env.newline_sequence,
-        env.keep_trailing_newline,
-        env.optimized,
-    )
-    name = hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
-    where = cache.folder() / "templates" / name
-    where.mkdir(parents=True, exist_ok=True)
-    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(where))
-
-
 def may_reuse() -> bool:
     """Whether this build may reuse a page, known from its start: not ``FRESH=1``, the cache not
     off (:func:`usable` also needs the cache turned on, which the experiment's hook does)."""
@@ -164,12 +134,12 @@ def is_api(markdown: str) -> bool:
     return _API in f"\n{markdown}"
 
 
-def find(key: str, known: dict | None = None) -> dict | None:
-    """The kept render under ``key`` when every read it recorded is unchanged, else None."""
+def find(key: str, known: dict | None = None, kind: str = KIND) -> dict | None:
+    """The kept render (or result) under ``key`` when every read it recorded is unchanged."""
     # a page never kept is no computed result of the cache's count (hooks/experiment.py's line)
-    if not cache.holds(KIND, key):
+    if not cache.holds(kind, key):
         return None
-    entry = cache.lookup(KIND, key)
+    entry = cache.lookup(kind, key)
     if not isinstance(entry, dict):
         return None
     for kind, where, seen in entry["reads"]:
@@ -253,6 +223,7 @@ class Build:
         # the API page's key when it rendered and was kept; its files when it was reused
         self.api_key: str | None = None
         self.api_files: dict[str, bytes] | None = None
+        KEEPER[:] = [self]  # a Recorded result (a notebook) is kept between builds too
 
     def begin(self) -> None:
         """A page's reads start: its own from here."""
@@ -295,6 +266,33 @@ class Build:
         problems = self.problems(page.file.src_uri)
         self.page.update(key=key, warnings=warnings, problems=problems, api=api)
         return False
+
+    def find(self, what: object) -> tuple[Any, set[tuple[str, str]]] | None:
+        """A :class:`.page_reads.Recorded` result kept by an earlier build, and what it read,
+        if every file it read is unchanged."""
+        seen, self.reads.seen = (
+            self.reads.seen,
+            None,
+        )  # the check is no read of the result's
+        entry = find(cache.key(RECORDED, self.site, what), self.known, RECORDED)
+        self.reads.seen = seen
+        return (
+            None
+            if entry is None
+            else (entry["value"], {(k, w) for k, w, _ in entry["reads"]})
+        )
+
+    def keep(self, what: object, value: Any, raw: set[tuple[str, str]]) -> None:
+        """Keep a Recorded result with what it read (and what the build read before the pages),
+        unless a file it read changed while it was read."""
+        reads = inputs(self.reads, raw | self.outside)
+        if not changed_while_read(self.reads, reads):
+            seen = sorted((k, w, snapshot(k, w, self.known)) for k, w in reads)
+            cache.store(
+                RECORDED,
+                cache.key(RECORDED, self.site, what),
+                {"reads": seen, "value": value},
+            )
 
     def files(self, site_dir: str) -> None:
         """After every ``on_env``: the files a rendered API page left in the site are kept beside
@@ -339,8 +337,10 @@ class Build:
         self.release()
         return output
 
-    def stop(self) -> None:
-        """Every page is rendered: nothing more recorded; the counts in the log."""
+    def stop(self, env: Any) -> None:
+        """Every page is rendered: nothing more recorded; the counts in the log; the theme's
+        templates compiled once (:func:`.jinja_cache.templates`)."""
+        templates(env)
         self.release()
         forget_filled(self.gap)
         self.reads.seen = None

@@ -20,6 +20,7 @@ import hashlib
 import os
 import re
 import sys
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -178,18 +179,39 @@ def _kept(kind: str, where: str) -> bool:
 # ------------------------------------------------------------------ memory between renders
 _PACKAGES = ("attention_workshop", "workshop_site")
 _MEMO = type(functools.lru_cache(maxsize=1)(len))
+# each module's memos, found once per module object (and again if its names change)
+_FOUND: weakref.WeakKeyDictionary[Any, tuple[int, tuple[Any, ...]]]
+_FOUND = weakref.WeakKeyDictionary()
+
+
+def _memos_of(module: Any) -> tuple[Any, ...]:
+    names = vars(module)
+    found = _FOUND.get(module)
+    if found is None or found[0] != len(names):
+        memo = tuple(v for v in list(names.values()) if isinstance(v, _MEMO))
+        found = _FOUND[module] = (len(names), memo)
+    return found[1]
 
 
 def memos(packages: tuple[str, ...] = _PACKAGES) -> dict[int, tuple[int, Any]]:
-    """Every ``functools`` memo of the loaded modules of ``packages``: its misses, and itself."""
+    """Every ``functools`` memo of the loaded modules of ``packages`` (but a :func:`pure` one):
+    its misses, and itself."""
     out: dict[int, tuple[int, Any]] = {}
     for name, module in list(sys.modules.items()):
         if module is None or name.split(".")[0] not in packages:
             continue
-        for value in list(vars(module).values()):
-            if isinstance(value, _MEMO) and id(value) not in out:
+        for value in _memos_of(module):
+            if id(value) not in out and not getattr(value, "pure", False):
                 out[id(value)] = (value.cache_info().misses, value)
     return out
+
+
+def pure(memo: Any) -> Any:
+    """Mark a ``functools`` memo whose result is a function of its arguments alone (it reads no
+    file and no state): what one page put in it serves the next (:func:`forget_filled` keeps
+    it), since computing it again would read nothing."""
+    memo.pure = True
+    return memo
 
 
 def forget_filled(before: dict[int, tuple[int, Any]]) -> None:
@@ -229,14 +251,30 @@ def checking() -> Iterator[None]:
         forget_filled(before)
 
 
+#: What keeps a :class:`Recorded` result between builds: the build that may reuse pages
+#: (page_cache.Build), with ``find(what)`` -> ``(result, reads)`` or None and
+#: ``keep(what, result, reads)``. Empty in a build that never reuses (``FRESH=1``).
+KEEPER: list[Any] = []
+
+
 class Recorded:
     """A memo of ``fn(arg)`` that keeps, with each result, what computing it read: a render that
     uses a kept result reads that again (into its own reads), so the result may serve every page
     of the build, each page keyed on exactly what its results read. (A ``functools`` memo a
-    render fills is forgotten at its end instead, :func:`forget_filled`.)"""
+    render fills is forgotten at its end instead, :func:`forget_filled`.)
 
-    def __init__(self, fn: Callable[[str], bytes]) -> None:
-        self.fn = fn
+    With ``inputs`` (``arg`` -> everything else ``fn`` takes from memory, picklable), a result
+    is kept between builds too, while one may reuse pages (:data:`KEEPER`): found under the
+    site's key, ``fn``, ``arg`` and those inputs, and used only when every file it read is as
+    it was. A result is not kept when ``settled()`` (what a failure adds to) moved meanwhile."""
+
+    def __init__(
+        self,
+        fn: Callable[[str], bytes],
+        inputs: Callable[[str], object] | None = None,
+        settled: Callable[[], object] = lambda: None,
+    ) -> None:
+        self.fn, self.inputs, self.settled = fn, inputs, settled
         # arg -> (result, what computing it read, or None if nothing was recording then)
         self.kept: dict[str, tuple[bytes, frozenset[tuple[str, str]] | None]] = {}
         functools.update_wrapper(self, fn)
@@ -245,19 +283,35 @@ class Recorded:
         reads = installed()
         outer = None if reads is None else reads.seen
         if arg not in self.kept or (outer is not None and self.kept[arg][1] is None):
-            inner: set[tuple[str, str]] | None = set() if outer is not None else None
-            if reads is not None:
-                reads.seen = inner
-            try:
-                value = self.fn(arg)
-            finally:
-                if reads is not None:
-                    reads.seen = outer
-            self.kept[arg] = (value, None if inner is None else frozenset(inner))
+            self.kept[arg] = self._made(arg, reads, outer)
         value, read = self.kept[arg]
         if outer is not None and read is not None:
             outer |= read
         return value
+
+    def _made(
+        self, arg: str, reads: Reads | None, outer: set[tuple[str, str]] | None
+    ) -> tuple[bytes, frozenset[tuple[str, str]] | None]:
+        keeper = KEEPER[0] if KEEPER and self.inputs and reads is not None else None
+        what: tuple[object, ...] = (f"{self.fn.__module__}.{self.fn.__qualname__}", arg)
+        if keeper is not None and self.inputs is not None:
+            what += (self.inputs(arg),)
+            found = keeper.find(what)
+            if found is not None:
+                return found[0], frozenset(found[1])
+        record = outer is not None or keeper is not None
+        inner: set[tuple[str, str]] | None = set() if record else None
+        before = self.settled()
+        if reads is not None:
+            reads.seen = inner
+        try:
+            value = self.fn(arg)
+        finally:
+            if reads is not None:
+                reads.seen = outer
+        if keeper is not None and inner is not None and self.settled() == before:
+            keeper.keep(what, value, inner)
+        return value, None if inner is None else frozenset(inner)
 
     def cache_clear(self) -> None:
         self.kept.clear()

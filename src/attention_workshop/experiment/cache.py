@@ -69,16 +69,22 @@ STATS: dict[str, list[int]] = {}
 #: The entries of this build found damaged or unreadable (computed again), as "kind/key: why".
 DAMAGED: list[str] = []
 _ENABLED = False
+#: While a site build runs (:func:`enable` with ``build``): each module's digest and each
+#: entry's checked bytes, found once. The package was imported at the build's start, so its
+#: files are the same for the whole build; an edit made meanwhile is the next build's.
+_BUILD: dict[tuple[str, Any], Any] | None = None
 #: The key of the table of what the package's files import (:mod:`.import_closure`), once read.
 _IMPORTS: list[str] = []
 #: What an entry's file begins with; then the sha256 of the rest, then the pickled result.
 _MAGIC = b"workshop-cache-1\n"
 
 
-def enable(on: bool = True) -> None:
-    """Use the cache (the site build's hooks turn it on at a build's start, off at its end)."""
-    global _ENABLED
+def enable(on: bool = True, build: bool = False) -> None:
+    """Use the cache (the site build's hooks turn it on at a build's start, off at its end;
+    ``build``: for the length of one build, see :data:`_BUILD`)."""
+    global _ENABLED, _BUILD
     _ENABLED = on
+    _BUILD = {} if on and build else None
     if on:
         STATS.clear()
         DAMAGED.clear()
@@ -120,6 +126,8 @@ def _data_files(package: Path) -> list[Path]:
 def module_digest(*modules: str) -> str:
     """A hash of the bytes of ``modules``, of every module under ``src/`` they import (by name and
     bytes), and of the data files (``.toml``..., which code may read) of every package there."""
+    if _BUILD is not None and ("digest", modules) in _BUILD:
+        return str(_BUILD[("digest", modules)])
     base = _PACKAGE_DIR.parent
     # once a build: what the files import, by their bytes
     if enabled() and not _IMPORTS:
@@ -132,9 +140,12 @@ def module_digest(*modules: str) -> str:
     if grew and _IMPORTS:
         store("imports", _IMPORTS[0], found)
     data = {p for package in base.iterdir() for p in _data_files(package)}
-    return digest(
+    made = digest(
         [(p.relative_to(base).as_posix(), p.read_bytes()) for p in sorted(code | data)]
     )
+    if _BUILD is not None:
+        _BUILD[("digest", modules)] = made
+    return made
 
 
 # ------------------------------------------------------------------ storing and finding
@@ -176,6 +187,8 @@ def _prune(kind: Path) -> None:
 
 def _read(path: Path) -> Any:
     """The result an entry holds; ValueError when its checksum or its pickle is wrong."""
+    if _BUILD is not None and ("entry", path) in _BUILD:
+        return pickle.loads(_BUILD[("entry", path)])
     data = path.read_bytes()
     n = len(_MAGIC)
     if (
@@ -183,7 +196,10 @@ def _read(path: Path) -> Any:
         or hashlib.sha256(data[n + 32 :]).digest() != data[n : n + 32]
     ):
         raise ValueError("its checksum does not match its bytes")
-    return pickle.loads(data[n + 32 :])
+    value = pickle.loads(data[n + 32 :])
+    if _BUILD is not None:
+        _BUILD[("entry", path)] = data[n + 32 :]
+    return value
 
 
 def holds(kind: str, k: str) -> bool:

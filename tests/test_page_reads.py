@@ -1,0 +1,117 @@
+"""workshop_site/page_reads.py: memory between two pages' renders, and results kept between builds.
+
+- a ``functools`` memo a render filled is forgotten at its end (the next page computes it again
+  and records what it reads), unless it is marked :func:`page_reads.pure`;
+- a memo defined after a module was first looked at is found too;
+- a :class:`page_reads.Recorded` result with ``inputs`` goes to the build's keeper with what it
+  read, is found there by a later build (nothing computed), and is not kept when ``settled()``
+  moved while it was made (a notebook whose cells failed).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import types
+
+import pytest
+
+from workshop_site import page_reads
+
+
+@pytest.fixture()
+def module(monkeypatch):
+    """A module of the site's package, as a build imports them, to hold memos."""
+    mod = types.ModuleType("workshop_site._test_memos")
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    return mod
+
+
+def test_a_filled_memo_is_forgotten_unless_it_is_pure(module):
+    calls: list[str] = []
+
+    @functools.lru_cache
+    def plain(x: str) -> str:
+        calls.append(f"plain {x}")
+        return x
+
+    @page_reads.pure
+    @functools.lru_cache
+    def parsed(x: str) -> str:
+        calls.append(f"pure {x}")
+        return x
+
+    module.plain, module.parsed = plain, parsed
+    before = page_reads.memos()
+    assert id(plain) in before and id(parsed) not in before
+    plain("a"), parsed("a")
+    page_reads.forget_filled(before)
+    plain("a"), parsed("a")
+    assert calls == ["plain a", "pure a", "plain a"], calls
+
+
+def test_a_memo_added_to_a_module_later_is_found(module):
+    assert page_reads.memos() == page_reads.memos()  # the module is looked at once
+
+    @functools.lru_cache
+    def late(x: str) -> str:
+        return x
+
+    module.late = late
+    assert id(late) in page_reads.memos()
+
+
+class Keeper:
+    """A build's keeper in memory: what was kept, by what the result is keyed on."""
+
+    def __init__(self) -> None:
+        self.kept: dict[object, tuple[object, set]] = {}
+
+    def find(self, what):
+        return self.kept.get(what)
+
+    def keep(self, what, value, reads):
+        self.kept[what] = (value, set(reads))
+
+
+def test_a_recorded_result_is_kept_between_builds_with_what_it_read(
+    tmp_path, monkeypatch
+):
+    page = tmp_path / "page.md"
+    page.write_text("# A page\n")
+    failures: list[str] = []
+    made: list[str] = []
+    reads = page_reads.recorder()
+    keeper = Keeper()
+    monkeypatch.setattr(page_reads, "KEEPER", [keeper])
+
+    def notebook(name: str) -> bytes:
+        made.append(name)
+        if name == "broken":
+            failures.append(name)
+        return page.read_bytes()
+
+    def build() -> page_reads.Recorded:
+        return page_reads.Recorded(
+            notebook,
+            inputs=lambda name: ("values", name),
+            settled=lambda: len(failures),
+        )
+
+    outer: set[tuple[str, str]] = set()
+    monkeypatch.setattr(reads, "seen", outer)
+    try:
+        assert build()("page") == b"# A page\n"
+        assert made == ["page"]
+        (what, (value, read)), *_ = keeper.kept.items()
+        assert what[1:] == ("page", ("values", "page")) and value == b"# A page\n"
+        assert ("file", str(page)) in read and ("file", str(page)) in outer
+        # a later build (a new memo) finds it, and its page reads what it read
+        outer.clear()
+        assert build()("page") == b"# A page\n"
+        assert made == ["page"] and ("file", str(page)) in outer
+        # a result whose making added a failure is not kept
+        build()("broken")
+        assert made == ["page", "broken"] and len(keeper.kept) == 1
+    finally:
+        reads.seen = None
