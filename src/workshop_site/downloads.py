@@ -25,8 +25,8 @@ from attention_workshop.experiment import notebook as shown
 from attention_workshop.experiment.figures import dark_name
 
 from . import notebook_code, notebook_run, notebooks, reproduce, takehome
-from .page_reads import Recorded
-from .pages import GENERATED, results
+from .page_reads import Recorded, kept
+from .pages import GENERATED, results, results_key
 from .render import md_table
 
 __all__ = [
@@ -66,8 +66,7 @@ class _Site:
 
 _SITE = _Site()
 #: The notebooks whose cells failed to run in this build, as (page, message): each ships without
-#: outputs, and hooks/takehome.py reports it as a problem of its page (the strict build fails
-#: after the page's own checks have named the snippet).
+#: outputs, and hooks/takehome.py reports it as a problem of its page.
 FAILED: list[tuple[str, str]] = []
 
 
@@ -138,8 +137,10 @@ def _notebook(page: str, values: dict[str, str], wheel: str, torch: str) -> byte
             if c.options.get("id") not in notebook_code.PAGE_ONLY_FENCES
         ),
     ]
-    try:
-        outputs = notebook_run.run([c.text for c in page_cells if c.kind == "code"])
+    code = tuple(c.text for c in page_cells if c.kind == "code")
+    try:  # kept between builds on the cells, the run they show and the Real heads files
+        what = ("notebook_run", code, results_key(), _SITE.real_heads)
+        outputs, _ = kept(what, lambda: notebook_run.run(code))
     except notebook_run.CellError as err:
         FAILED.append((page, str(err)))
         return notebooks.notebook(page, page_cells).encode()

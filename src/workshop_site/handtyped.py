@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_workshop.experiment import cache
+
 from .page_reads import pure
 
 __all__ = [
@@ -272,8 +274,9 @@ def report(
     markdown: str, values: Mapping[str, str], allowed: Sequence[Allowed]
 ) -> tuple[list[Finding], list[Allowed]]:
     """:func:`find` and :func:`unused` of a page, made once per page text, values and allowed
-    numbers (``mkdocs serve`` checks every page at every rebuild)."""
-    return _report(markdown, tuple(sorted(values.items())), tuple(allowed))
+    numbers (``mkdocs serve`` checks every page at every rebuild: in a site build the report is
+    kept on disk, under this code and those three, :func:`.cache.call`)."""
+    return cache.call(_report, markdown, tuple(sorted(values.items())), tuple(allowed))
 
 
 @functools.lru_cache(maxsize=64)

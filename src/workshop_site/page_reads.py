@@ -23,9 +23,11 @@ import sys
 import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from attention_workshop.experiment import cache
+
+T = TypeVar("T")
 
 #: The audit event by which a process keeps one recorder over the package's fresh imports.
 _ADOPT = "workshop_site.page_reads.adopt"
@@ -109,7 +111,8 @@ def status(where: str) -> tuple[int, int, int] | None:
 
 def inputs(reads: Reads, seen: set[tuple[str, str]]) -> set[tuple[str, str]]:
     """What of ``seen`` the build did not write itself, nor is the interpreter's or the cache's."""
-    return {(k, w) for k, w in seen if _kept(k, w) and not reads.own(w)}
+    ours = os.path.join(os.path.abspath(cache.folder()), "")
+    return {(k, w) for k, w in seen if _kept(k, w, ours) and not reads.own(w)}
 
 
 def changed_while_read(reads: Reads, seen: set[tuple[str, str]]) -> list[str]:
@@ -167,12 +170,11 @@ def _snapshot(kind: str, where: str) -> str | None:
     return hashlib.sha256(data).hexdigest()
 
 
-def _kept(kind: str, where: str) -> bool:
-    """Not the interpreter's files, nor the cache's: an entry is found by the key its code's
-    reads make (those are recorded), and holds the one result of that key."""
+def _kept(kind: str, where: str, ours: str) -> bool:
+    """Not the interpreter's files, nor the cache's (its folder: ``ours``): an entry is found by
+    the key its code's reads make (those are recorded), and holds the one result of that key."""
     if kind not in ("file", "dir"):
         return True
-    ours = os.path.join(os.path.abspath(cache.folder()), "")
     return not where.startswith(_SKIP) and not (where + os.sep).startswith(ours)
 
 
@@ -251,22 +253,53 @@ def checking() -> Iterator[None]:
         forget_filled(before)
 
 
-#: What keeps a :class:`Recorded` result between builds: the build that may reuse pages
+#: What keeps a result between builds (:func:`kept`): the build that may reuse pages
 #: (page_cache.Build), with ``find(what)`` -> ``(result, reads)`` or None and
 #: ``keep(what, result, reads)``. Empty in a build that never reuses (``FRESH=1``).
 KEEPER: list[Any] = []
+
+
+def kept(
+    what: tuple[object, ...] | None,
+    compute: Callable[[], T],
+    settled: Callable[[], object] = lambda: None,
+) -> tuple[T, set[tuple[str, str]] | None]:
+    """``compute()`` and what it read (None if nothing was recording), the reads added to those
+    of the render (or result) asking. With ``what`` (everything ``compute`` takes from memory,
+    picklable) it is kept between builds while one may reuse pages (:data:`KEEPER`): found under
+    the site's key and ``what``, used only when every file it read is as it was; not kept when
+    it raised, nor when ``settled()`` (what a failure adds to) moved meanwhile."""
+    reads = installed()
+    outer = None if reads is None else reads.seen
+    keeper = KEEPER[0] if KEEPER and what is not None and reads is not None else None
+    found = None if keeper is None else keeper.find(what)
+    inner: set[tuple[str, str]] | None
+    if found is not None:
+        value, inner = found[0], set(found[1])
+    else:
+        inner = set() if outer is not None or keeper is not None else None
+        before = settled()
+        if reads is not None:
+            reads.seen = inner
+        try:
+            value = compute()
+        finally:
+            if reads is not None:
+                reads.seen = outer
+        if keeper is not None and inner is not None and settled() == before:
+            keeper.keep(what, value, inner)
+    if outer is not None and inner is not None:
+        outer |= inner
+    return value, inner
 
 
 class Recorded:
     """A memo of ``fn(arg)`` that keeps, with each result, what computing it read: a render that
     uses a kept result reads that again (into its own reads), so the result may serve every page
     of the build, each page keyed on exactly what its results read. (A ``functools`` memo a
-    render fills is forgotten at its end instead, :func:`forget_filled`.)
-
-    With ``inputs`` (``arg`` -> everything else ``fn`` takes from memory, picklable), a result
-    is kept between builds too, while one may reuse pages (:data:`KEEPER`): found under the
-    site's key, ``fn``, ``arg`` and those inputs, and used only when every file it read is as
-    it was. A result is not kept when ``settled()`` (what a failure adds to) moved meanwhile."""
+    render fills is forgotten at its end instead, :func:`forget_filled`.) With ``inputs``
+    (``arg`` -> everything else ``fn`` takes from memory) a result is :func:`kept` between
+    builds too (``settled`` as there)."""
 
     def __init__(
         self,
@@ -282,36 +315,16 @@ class Recorded:
     def __call__(self, arg: str) -> bytes:
         reads = installed()
         outer = None if reads is None else reads.seen
-        if arg not in self.kept or (outer is not None and self.kept[arg][1] is None):
-            self.kept[arg] = self._made(arg, reads, outer)
-        value, read = self.kept[arg]
-        if outer is not None and read is not None:
-            outer |= read
+        if arg in self.kept and (outer is None or self.kept[arg][1] is not None):
+            value, read = self.kept[arg]
+            if outer is not None and read is not None:
+                outer |= read
+            return value
+        name = f"{self.fn.__module__}.{self.fn.__qualname__}"
+        what = None if self.inputs is None else (name, arg, self.inputs(arg))
+        value, inner = kept(what, lambda: self.fn(arg), self.settled)
+        self.kept[arg] = (value, None if inner is None else frozenset(inner))
         return value
-
-    def _made(
-        self, arg: str, reads: Reads | None, outer: set[tuple[str, str]] | None
-    ) -> tuple[bytes, frozenset[tuple[str, str]] | None]:
-        keeper = KEEPER[0] if KEEPER and self.inputs and reads is not None else None
-        what: tuple[object, ...] = (f"{self.fn.__module__}.{self.fn.__qualname__}", arg)
-        if keeper is not None and self.inputs is not None:
-            what += (self.inputs(arg),)
-            found = keeper.find(what)
-            if found is not None:
-                return found[0], frozenset(found[1])
-        record = outer is not None or keeper is not None
-        inner: set[tuple[str, str]] | None = set() if record else None
-        before = self.settled()
-        if reads is not None:
-            reads.seen = inner
-        try:
-            value = self.fn(arg)
-        finally:
-            if reads is not None:
-                reads.seen = outer
-        if keeper is not None and inner is not None and self.settled() == before:
-            keeper.keep(what, value, inner)
-        return value, None if inner is None else frozenset(inner)
 
     def cache_clear(self) -> None:
         self.kept.clear()

@@ -28,6 +28,7 @@ __all__ = [
     "build_info",
     "capture_header",
     "stale_captures",
+    "results_key",
 ]
 
 #: The results.log page (Markdown source path, for links) and the folder of generated files.
@@ -53,13 +54,19 @@ def _verified_run(sentence: tuple[str, ...]) -> Results:
     return r
 
 
+def results_key(sentence: Sequence[str] = SENT_RIVER) -> str:
+    """The key the run of :func:`results` is kept under: the bytes of the code this module
+    imports (the experiment and the claims), the package's data files and the environment."""
+    return cache.key("experiment", tuple(sentence), cache.module_digest(__name__))
+
+
 @lru_cache(maxsize=4)
 def _run(sentence: tuple[str, ...]) -> Results:
-    # On disk (experiment/cache.py), keyed on the bytes of the code this module imports (the
-    # experiment and the claims), the package's data files and the environment: a hit is a run
-    # whose claims held, and imports neither PyTorch nor Matplotlib.
-    key = cache.key("experiment", sentence, cache.module_digest(__name__))
-    return cache.get("experiment", key, lambda: _verified_run(sentence))
+    # On disk (experiment/cache.py), under results_key: a hit is a run whose claims held, and
+    # imports neither PyTorch nor Matplotlib.
+    return cache.get(
+        "experiment", results_key(sentence), lambda: _verified_run(sentence)
+    )
 
 
 def results(sentence: Sequence[str] = SENT_RIVER) -> Results:

@@ -97,8 +97,9 @@ def experiment_lock(lock_text: str, roots: tuple[str, ...] = ROOTS) -> str:
     Raises:
         ValueError: a package the experiment needs is not pinned in the lock, or not installed.
     """
-    # the installed distributions' requirements are read once per environment (cache_key)
-    return _experiment_lock(lock_text, tuple(roots), cache.environment())
+    # the installed distributions' requirements are read once per environment (cache_key), and
+    # in a site build kept on disk (experiment/cache.py: under this code, the lock and the roots)
+    return cache.call(_experiment_lock, lock_text, tuple(roots), cache.environment())
 
 
 @functools.lru_cache(maxsize=4)

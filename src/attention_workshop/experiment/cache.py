@@ -135,14 +135,19 @@ def module_digest(*modules: str) -> str:
         known = lookup("imports", _IMPORTS[0])
         if isinstance(known, dict):
             import_closure.seed(known)
-    code = module_files(modules, base)
+    build = {} if _BUILD is None else _BUILD  # what one build finds once
+    code = module_files(modules, base, build.setdefault(("closure", None), {}))
     found, grew = import_closure.table()
     if grew and _IMPORTS:
         store("imports", _IMPORTS[0], found)
-    data = {p for package in base.iterdir() for p in _data_files(package)}
-    made = digest(
-        [(p.relative_to(base).as_posix(), p.read_bytes()) for p in sorted(code | data)]
-    )
+    if ("data", None) not in build:
+        build["data", None] = {p for pkg in base.iterdir() for p in _data_files(pkg)}
+    read = build.setdefault(("bytes", None), {})
+    for p in code | build["data", None]:
+        if p not in read:
+            read[p] = p.read_bytes()
+    everything = sorted(code | build["data", None])
+    made = digest([(p.relative_to(base).as_posix(), read[p]) for p in everything])
     if _BUILD is not None:
         _BUILD[("digest", modules)] = made
     return made

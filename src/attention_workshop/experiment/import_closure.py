@@ -81,9 +81,12 @@ def seed(known: dict[tuple[bytes, str, bool], frozenset[str]]) -> None:
         _DIRECT.setdefault(key, frozenset(names))
 
 
-def modules(entry: str, root: Path) -> set[str]:
+def modules(entry: str, root: Path, memo: dict | None = None) -> set[str]:
     """``entry`` and every package module it imports, transitively, with the packages on the way
-    (importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first)."""
+    (importing ``a.b.c`` runs ``a/__init__.py`` and ``a/b/__init__.py`` first). ``memo``: where
+    each module's file and imports are kept once found (a site build's, whose files are the same
+    from its start to its end)."""
+    memo = {} if memo is None else memo
     seen: set[str] = set()
     todo = [entry]
     while todo:
@@ -93,18 +96,16 @@ def modules(entry: str, root: Path) -> set[str]:
         seen.add(module)
         parts = module.split(".")
         todo.extend(".".join(parts[:n]) for n in range(1, len(parts)))
-        path = module_path(module, root)
-        if path is None:
-            raise ValueError(f"{module} is not a module of {root}")
-        todo.extend(_direct(module, path, root))
+        if module not in memo:
+            path = module_path(module, root)
+            if path is None:
+                raise ValueError(f"{module} is not a module of {root}")
+            memo[module] = (path, _direct(module, path, root))
+        todo.extend(memo[module][1])
     return seen
 
 
-def files(entries: tuple[str, ...], root: Path) -> set[Path]:
+def files(entries: tuple[str, ...], root: Path, memo: dict | None = None) -> set[Path]:
     """The files of ``entries`` and of every package module they import."""
-    return {
-        p
-        for entry in entries
-        for m in modules(entry, root)
-        if (p := module_path(m, root)) is not None
-    }
+    memo = {} if memo is None else memo
+    return {memo[m][0] for entry in entries for m in modules(entry, root, memo)}
