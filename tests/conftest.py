@@ -211,12 +211,45 @@ def _through_the_cache(name: str, compute):
             cache.enable(False)
 
 
+def _if_free(name: str, compute) -> None:
+    """``compute()`` with the disk cache on, under the file lock ``name``, unless another worker
+    holds that lock (it is computing the same: its entry will be read)."""
+    import fcntl
+
+    from attention_workshop.experiment import cache
+
+    folder = cache.folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{name}.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return
+        cache.enable(True)
+        try:
+            compute()
+        finally:
+            cache.enable(False)
+
+
 def session_results():
     """The site build's run of the experiment (its claims verified), once per worker and read by
     the other (:func:`_through_the_cache`): it was made twice, once by each worker, while they
-    collected tests/test_final_exam.py."""
+    collected tests/test_final_exam.py. Its two costly parts are made at once, one by each
+    worker while both collect (the run, and the causal model's measures its claims check: each
+    kept on disk), then each worker waits for the part the other made and reads it."""
+    from attention_workshop.experiment import cache, causal_page
+    from attention_workshop.experiment import runner as experiment
     from workshop_site import pages
 
+    parts = {
+        "session-causal-facts": causal_page.facts,
+        "session-run": lambda: cache.call(experiment.run, tuple(pages.SENT_RIVER)),
+    }
+    for name, part in parts.items():
+        _if_free(name, part)
+    for name, part in parts.items():
+        _through_the_cache(name, part)
     return _through_the_cache("session-results", pages.results)
 
 
