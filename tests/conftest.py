@@ -253,6 +253,28 @@ def session_results():
     return _through_the_cache("session-results", pages.results)
 
 
+def causal_facts():
+    """SmolLM2's measures on the causal page's sentences (``chapters.causal_heads.facts``), as the
+    session's run measured them: from the disk cache (:func:`_through_the_cache`, keyed on the
+    bytes of their code), where each worker measured them again before (about 15 s)."""
+    from attention_workshop.experiment import causal_page
+
+    return _through_the_cache("session-causal-facts", causal_page.facts)
+
+
+@pytest.fixture()
+def disk_cache():
+    """The disk cache on for one test (``pytestmark = pytest.mark.usefixtures("disk_cache")``):
+    the pages' subjects as a site build reads them, the trained models' measures where the
+    session's run kept them (keyed on the bytes of their code), not measured again in each
+    worker. For tests that break a run's data, never the code that measures."""
+    from attention_workshop.experiment import cache
+
+    cache.enable(True)
+    yield
+    cache.enable(False)
+
+
 @pytest.fixture(scope="session")
 def results():
     """The experiment on the workshop's sentence, run once per test session (do not mutate: deepcopy

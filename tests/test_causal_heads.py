@@ -18,12 +18,16 @@ from attention_workshop.chapters import causal_heads as ch
 from workshop_site import claims
 
 from . import causal_reference
+from .conftest import causal_facts
 from .test_causal_reads import READ_BREAKS
+
+# the package reads SmolLM2's measures as a site build does, where the session's run kept them
+pytestmark = pytest.mark.usefixtures("disk_cache")
 
 
 @pytest.fixture(scope="module")
 def facts() -> ch.CausalHeads:
-    return ch.facts()
+    return causal_facts()
 
 
 @pytest.fixture(scope="module")

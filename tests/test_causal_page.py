@@ -16,12 +16,18 @@ import pytest
 from attention_workshop.chapters import causal_heads as ch
 from attention_workshop.experiment import causal_md, causal_steps
 
+from .conftest import causal_facts
+
 MINUS = "\u2212"
+
+
+# the page's writers read SmolLM2's measures as a site build does, where the session's run kept them
+pytestmark = pytest.mark.usefixtures("disk_cache")
 
 
 @pytest.fixture(scope="module")
 def facts() -> ch.CausalHeads:
-    return ch.facts()
+    return causal_facts()
 
 
 def _by_hand(T: int) -> list[tuple[int, int]]:

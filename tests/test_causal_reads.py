@@ -19,11 +19,15 @@ from attention_workshop.chapters import causal_heads as ch
 from attention_workshop.chapters.causal_heads import reads as rd
 
 from . import causal_reference
+from .conftest import causal_facts
+
+# the package reads SmolLM2's measures as a site build does, where the session's run kept them
+pytestmark = pytest.mark.usefixtures("disk_cache")
 
 
 @pytest.fixture(scope="module")
 def facts() -> ch.CausalHeads:
-    return ch.facts()
+    return causal_facts()
 
 
 # ---------------------------------------------------------------- hand-made cases

@@ -43,16 +43,8 @@ def chapter_tests() -> list:
 SKIPPED_FOR_OTHERS = {c.key for key, c in CLAIMS if c.default_only or key in SUBJECTS}
 
 
-@pytest.fixture(autouse=True)
-def _measures_from_the_disk_cache():
-    """The pages' subjects as a site build reads them: the trained models' measures from the
-    disk cache the session's run filled (keyed on the bytes of their code), not measured again
-    in each worker; what a test breaks is the run's data, never that code."""
-    from attention_workshop.experiment import cache
-
-    cache.enable(True)
-    yield
-    cache.enable(False)
+# the trained models' measures where the session's run kept them; the breaks edit a run's data
+pytestmark = pytest.mark.usefixtures("disk_cache")
 
 
 def test_every_claim_holds_for_the_workshops_sentence(results):

@@ -37,6 +37,7 @@ from attention_workshop.experiment import (
 )
 from workshop_site import exam_page
 
+from .conftest import causal_facts
 from .exam_sheets import grading_sheets, label_sets, typed_numbers
 from .minilm_corpus import CORPUS
 
@@ -170,7 +171,7 @@ def real_heads_cases() -> dict:
 def causal_cases() -> tuple[dict, dict[str, str]]:
     """A causal model: each sentence's steps JSON, and what the page shows of some heads and rows
     (head_view, in Python) with the package's own float32 weights and scores."""
-    f = causal_page.ch.facts()
+    f = causal_facts()
     files, views = {}, []
     picks = [
         (0, 0, 0),
