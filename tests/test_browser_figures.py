@@ -13,7 +13,8 @@ import pytest
 
 from attention_workshop.experiment.plotting import DARK, contrast
 
-from .test_browser_pages import _EVERY_TAB, _pages
+from .sweep import ALL, OPEN_DETAILS, not_404, probe
+from .test_browser_pages import _EVERY_TAB
 
 pytestmark = pytest.mark.browser
 
@@ -91,45 +92,57 @@ def figure_text_problems(
     page.goto(site_url + url, wait_until="networkidle")
     page.add_style_tag(content=_EVERY_TAB)
     # what a reader sees once they open each "Reveal" and pick each tab
-    page.evaluate(
-        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-    )
+    page.evaluate(OPEN_DETAILS)
     if edit:
         page.evaluate(edit)
+    found = _small_figure_text(page, url, viewport["width"])
+    context.close()
+    return found
+
+
+def _small_figure_text(page, url: str, width: int) -> tuple[int, list[str]]:
+    """How many figures the open page shows, and those whose text is under :data:`SMALLEST`."""
     figures = page.evaluate(_FIGURES)
     problems = [
-        f"{url or 'home'} figure {f['n']} ({f['what']}): text {f['least']:.1f} px at {viewport['width']} px"
+        f"{url or 'home'} figure {f['n']} ({f['what']}): text {f['least']:.1f} px at {width} px"
         for f in figures
         if f["least"] < SMALLEST
     ]
-    context.close()
     return len(figures), problems
 
 
+@probe("figure text", ALL + 20, [("light", 375), ("light", 1280)], not_404)
+def _figure_text(page, visit) -> tuple[int, list[str]]:
+    """Every reveal open and every tab shown: :func:`_small_figure_text`."""
+    return _small_figure_text(page, visit.url, visit.width)
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
-def test_no_figure_text_under_11_px(browser, site_url, built_site, viewport):
+def test_no_figure_text_under_11_px(sweep, viewport):
     """On every page at 375 and 1280 px: each figure's text is 11 CSS px or more where it is shown
     (a figure wider than the column scrolls in its box: hooks/figure_width.py)."""
     problems, figures = [], 0
-    for url in _pages(built_site):
-        n, found = figure_text_problems(browser, site_url, url, viewport=viewport)
+    for visit in sweep.visits("figure text", "light", viewport["width"]):
+        n, found = visit["figure text"]
         figures, problems = figures + n, problems + found
     assert figures >= 30, f"{figures} figures measured: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
 
-def test_the_figure_text_check_can_fail(browser, site_url):
+def test_the_figure_text_check_can_fail(browser, site_url, sweep):
     """Module 1's and Real heads' figures let shrink to the column, as they were before
     hooks/figure_width.py: each is named (their text is drawn at about 4 to 8 px at 375 px), and
-    their "Open full size" links do not excuse them."""
+    their "Open full size" links do not excuse them. As built, the same pages pass (as the sweep
+    at 375 px measured them)."""
     shrink = (
         "document.querySelectorAll('.workshop-figure-scroll, .workshop-figure-scroll img')"
         ".forEach(i => i.style.setProperty('--workshop-least-width', '0px'))"
     )
+    built = {v.url: v for v in sweep.visits("figure text", "light", PHONE["width"])}
     for url, at_least in (("module-1/", 1), ("real-heads/", 5), ("reproducing/", 1)):
         n, problems = figure_text_problems(browser, site_url, url, shrink)
         assert n >= 1 and len(problems) >= at_least, problems
-        n, as_built = figure_text_problems(browser, site_url, url)
+        n, as_built = built[url]["figure text"]
         assert as_built == [], as_built
 
 
