@@ -39,27 +39,40 @@ _SMALLEST_TEXT = """root => {
 }"""
 
 #: Every figure on the open page: where it is, its smallest text as shown, and its full-size link.
+#: Each image's SVG file is laid out in a hidden box of the image's width on the page; the boxes are
+#: added all at once and taken away together (one layout of the page, not two per image: the print
+#: page's 36 images took 5 s one by one).
 _FIGURES = (
     """async () => {
   const smallest = """
     + _SMALLEST_TEXT
     + """;
-  const out = [];
-  for (const [n, f] of [...document.querySelectorAll('article figure')].entries()) {
-    let least = Infinity, what = '';
-    for (const img of f.querySelectorAll('img')) {
-      const box = img.getBoundingClientRect();
-      if (img.offsetParent === null || box.width === 0) continue;
-      const text = await (await fetch(img.src.split('#')[0])).text();
-      const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+  const figures = [...document.querySelectorAll('article figure')];
+  const texts = new Map();
+  const text = (src) => {
+    if (!texts.has(src)) texts.set(src, fetch(src).then(r => r.text()));
+    return texts.get(src);
+  };
+  const drawn = await Promise.all(figures.map(f => Promise.all([...f.querySelectorAll('img')]
+    .map(img => [img, img.getBoundingClientRect().width])
+    .filter(([img, width]) => img.offsetParent !== null && width !== 0)
+    .map(async ([img, width]) => {
+      const svg = new DOMParser().parseFromString(await text(img.src.split('#')[0]), 'image/svg+xml')
+        .documentElement;
       const holder = document.createElement('div');
-      holder.style.cssText = `position:absolute;left:0;top:0;width:${box.width}px;visibility:hidden`;
-      const drawn = document.importNode(svg, true);
-      drawn.setAttribute('width', box.width); drawn.removeAttribute('height');
-      holder.appendChild(drawn); document.body.appendChild(holder);
-      least = Math.min(least, smallest(drawn)); what = img.getAttribute('src');
-      holder.remove();
-    }
+      holder.style.cssText = `position:absolute;left:0;top:0;width:${width}px;visibility:hidden`;
+      const copy = document.importNode(svg, true);
+      copy.setAttribute('width', width); copy.removeAttribute('height');
+      holder.appendChild(copy);
+      return {holder, copy, src: img.getAttribute('src')};
+    }))));
+  for (const d of drawn.flat()) document.body.appendChild(d.holder);
+  const measured = drawn.map(ds => ds.map(d => [smallest(d.copy), d.src]));
+  for (const d of drawn.flat()) d.holder.remove();
+  const out = [];
+  for (const [n, f] of figures.entries()) {
+    let least = Infinity, what = '';
+    for (const [px, src] of measured[n]) { least = Math.min(least, px); what = src; }
     for (const svg of f.querySelectorAll('svg')) {
       if (svg.getBoundingClientRect().width === 0 || svg.closest('img')) continue;
       if (svg.parentElement.closest('svg')) continue;
