@@ -91,17 +91,19 @@ def xdist_group_of(item) -> str | None:
 
     - ``reference``: a trained model loaded into transformers (tests/causal_reference.py and
       tests/minilm_reference.py keep each for their process);
-    - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it);
+    - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it),
+      and its measures (``causal_heads.facts``, the causal page's browser tests compare with them);
     - ``results_other``: the experiment's run on another sentence (the session fixture);
     - ``sweep``: every page opened once per scheme and width for the checks that read it
-      (tests/sweep.py).
+      (tests/sweep.py); ``printed``: the print page under print media and ``search_page``: the
+      searches typed in it (module fixtures).
     """
     if item.get_closest_marker("reference"):
         return "reference"
-    if item.path.name.startswith("test_causal"):
+    if item.path.name.startswith(("test_causal", "test_browser_causal")):
         return "smollm"
     fixtures = getattr(item, "fixturenames", ())
-    for group in ("results_other", "sweep"):
+    for group in ("results_other", "sweep", "printed", "search_page"):
         if group in fixtures:
             return group
     return None
