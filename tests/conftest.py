@@ -91,15 +91,21 @@ def xdist_group_of(item) -> str | None:
 
     - ``reference``: a trained model loaded into transformers (tests/causal_reference.py and
       tests/minilm_reference.py keep each for their process);
-    - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it);
-    - ``results_other``: the experiment's run on another sentence (the session fixture).
+    - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it),
+      and its measures (``causal_heads.facts``, the causal page's browser tests compare with them);
+    - ``results_other``: the experiment's run on another sentence (the session fixture);
+    - ``sweep``: every page opened once per scheme and width for the checks that read it
+      (tests/sweep.py); ``printed``: the print page under print media and ``search_page``: the
+      searches typed in it (module fixtures).
     """
     if item.get_closest_marker("reference"):
         return "reference"
-    if item.path.name.startswith("test_causal"):
+    if item.path.name.startswith(("test_causal", "test_browser_causal")):
         return "smollm"
-    if "results_other" in getattr(item, "fixturenames", ()):
-        return "results_other"
+    fixtures = getattr(item, "fixturenames", ())
+    for group in ("results_other", "sweep", "printed", "search_page"):
+        if group in fixtures:
+            return group
     return None
 
 
@@ -511,6 +517,15 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def sweep(browser, site_url, built_site):
+    """Every page of the site opened once per colour scheme and width, for the checks that only
+    read a page (tests/sweep.py); the tests that use it share one worker (:func:`xdist_group_of`)."""
+    from .sweep import Sweep
+
+    return Sweep(browser, site_url, built_site)
 
 
 class PageLog:

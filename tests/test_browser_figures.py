@@ -13,7 +13,8 @@ import pytest
 
 from attention_workshop.experiment.plotting import DARK, contrast
 
-from .test_browser_pages import _EVERY_TAB, _pages
+from .sweep import ALL, OPEN_DETAILS, not_404, probe
+from .test_browser_pages import _EVERY_TAB
 
 pytestmark = pytest.mark.browser
 
@@ -38,27 +39,40 @@ _SMALLEST_TEXT = """root => {
 }"""
 
 #: Every figure on the open page: where it is, its smallest text as shown, and its full-size link.
+#: Each image's SVG file is laid out in a hidden box of the image's width on the page; the boxes are
+#: added all at once and taken away together (one layout of the page, not two per image: the print
+#: page's 36 images took 5 s one by one).
 _FIGURES = (
     """async () => {
   const smallest = """
     + _SMALLEST_TEXT
     + """;
-  const out = [];
-  for (const [n, f] of [...document.querySelectorAll('article figure')].entries()) {
-    let least = Infinity, what = '';
-    for (const img of f.querySelectorAll('img')) {
-      const box = img.getBoundingClientRect();
-      if (img.offsetParent === null || box.width === 0) continue;
-      const text = await (await fetch(img.src.split('#')[0])).text();
-      const svg = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement;
+  const figures = [...document.querySelectorAll('article figure')];
+  const texts = new Map();
+  const text = (src) => {
+    if (!texts.has(src)) texts.set(src, fetch(src).then(r => r.text()));
+    return texts.get(src);
+  };
+  const drawn = await Promise.all(figures.map(f => Promise.all([...f.querySelectorAll('img')]
+    .map(img => [img, img.getBoundingClientRect().width])
+    .filter(([img, width]) => img.offsetParent !== null && width !== 0)
+    .map(async ([img, width]) => {
+      const svg = new DOMParser().parseFromString(await text(img.src.split('#')[0]), 'image/svg+xml')
+        .documentElement;
       const holder = document.createElement('div');
-      holder.style.cssText = `position:absolute;left:0;top:0;width:${box.width}px;visibility:hidden`;
-      const drawn = document.importNode(svg, true);
-      drawn.setAttribute('width', box.width); drawn.removeAttribute('height');
-      holder.appendChild(drawn); document.body.appendChild(holder);
-      least = Math.min(least, smallest(drawn)); what = img.getAttribute('src');
-      holder.remove();
-    }
+      holder.style.cssText = `position:absolute;left:0;top:0;width:${width}px;visibility:hidden`;
+      const copy = document.importNode(svg, true);
+      copy.setAttribute('width', width); copy.removeAttribute('height');
+      holder.appendChild(copy);
+      return {holder, copy, src: img.getAttribute('src')};
+    }))));
+  for (const d of drawn.flat()) document.body.appendChild(d.holder);
+  const measured = drawn.map(ds => ds.map(d => [smallest(d.copy), d.src]));
+  for (const d of drawn.flat()) d.holder.remove();
+  const out = [];
+  for (const [n, f] of figures.entries()) {
+    let least = Infinity, what = '';
+    for (const [px, src] of measured[n]) { least = Math.min(least, px); what = src; }
     for (const svg of f.querySelectorAll('svg')) {
       if (svg.getBoundingClientRect().width === 0 || svg.closest('img')) continue;
       if (svg.parentElement.closest('svg')) continue;
@@ -91,45 +105,57 @@ def figure_text_problems(
     page.goto(site_url + url, wait_until="networkidle")
     page.add_style_tag(content=_EVERY_TAB)
     # what a reader sees once they open each "Reveal" and pick each tab
-    page.evaluate(
-        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-    )
+    page.evaluate(OPEN_DETAILS)
     if edit:
         page.evaluate(edit)
+    found = _small_figure_text(page, url, viewport["width"])
+    context.close()
+    return found
+
+
+def _small_figure_text(page, url: str, width: int) -> tuple[int, list[str]]:
+    """How many figures the open page shows, and those whose text is under :data:`SMALLEST`."""
     figures = page.evaluate(_FIGURES)
     problems = [
-        f"{url or 'home'} figure {f['n']} ({f['what']}): text {f['least']:.1f} px at {viewport['width']} px"
+        f"{url or 'home'} figure {f['n']} ({f['what']}): text {f['least']:.1f} px at {width} px"
         for f in figures
         if f["least"] < SMALLEST
     ]
-    context.close()
     return len(figures), problems
 
 
+@probe("figure text", ALL + 20, [("light", 375), ("light", 1280)], not_404)
+def _figure_text(page, visit) -> tuple[int, list[str]]:
+    """Every reveal open and every tab shown: :func:`_small_figure_text`."""
+    return _small_figure_text(page, visit.url, visit.width)
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
-def test_no_figure_text_under_11_px(browser, site_url, built_site, viewport):
+def test_no_figure_text_under_11_px(sweep, viewport):
     """On every page at 375 and 1280 px: each figure's text is 11 CSS px or more where it is shown
     (a figure wider than the column scrolls in its box: hooks/figure_width.py)."""
     problems, figures = [], 0
-    for url in _pages(built_site):
-        n, found = figure_text_problems(browser, site_url, url, viewport=viewport)
+    for visit in sweep.visits("figure text", "light", viewport["width"]):
+        n, found = visit["figure text"]
         figures, problems = figures + n, problems + found
     assert figures >= 30, f"{figures} figures measured: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
 
-def test_the_figure_text_check_can_fail(browser, site_url):
+def test_the_figure_text_check_can_fail(browser, site_url, sweep):
     """Module 1's and Real heads' figures let shrink to the column, as they were before
     hooks/figure_width.py: each is named (their text is drawn at about 4 to 8 px at 375 px), and
-    their "Open full size" links do not excuse them."""
+    their "Open full size" links do not excuse them. As built, the same pages pass (as the sweep
+    at 375 px measured them)."""
     shrink = (
         "document.querySelectorAll('.workshop-figure-scroll, .workshop-figure-scroll img')"
         ".forEach(i => i.style.setProperty('--workshop-least-width', '0px'))"
     )
+    built = {v.url: v for v in sweep.visits("figure text", "light", PHONE["width"])}
     for url, at_least in (("module-1/", 1), ("real-heads/", 5), ("reproducing/", 1)):
         n, problems = figure_text_problems(browser, site_url, url, shrink)
         assert n >= 1 and len(problems) >= at_least, problems
-        n, as_built = figure_text_problems(browser, site_url, url)
+        n, as_built = built[url]["figure text"]
         assert as_built == [], as_built
 
 

@@ -14,6 +14,7 @@ import pytest
 
 from attention_workshop.experiment.plotting import DARK, LIGHT, contrast
 
+from .sweep import DETAILS, EVERY_TAB, LOADED, TABS, not_404, probe
 from .test_site_quality import page_url, site_pages
 
 pytestmark = pytest.mark.browser
@@ -104,26 +105,28 @@ def figure_problems(page, scheme: str, paper: bool = False) -> list[str]:
 
 #: Every tab of every tabbed block shown at once: what a reader sees of a figure in a tab once they
 #: pick that tab (Real heads shows one sentence's grid per tab), as the print page shows them on paper.
-_EVERY_TAB = ".md-typeset .tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }"
+_EVERY_TAB = EVERY_TAB
+
+
+@probe("figure colours", TABS, [("light", 1280), ("dark", 1280)], not_404)
+def _figure_colours(page, visit) -> tuple[int, list[str]]:
+    """How many figures the page has, and those that do not follow its scheme, every tab shown."""
+    paper = visit.url == PAPER[0]
+    return page.locator("article figure").count(), [
+        f"{visit.url or 'home'} [{visit.scheme}]: {p}"
+        for p in figure_problems(page, visit.scheme, paper=paper)
+    ]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_figures_use_the_pages_colours(browser, site_url, built_site, scheme):
+def test_figures_use_the_pages_colours(sweep, scheme):
     """In each scheme every figure shows its own scheme's drawing: transparent, its text readable on
     the page's background (no white cards in the dark), and D2 diagrams with no background of their own.
     A figure in a tab that is not picked is checked as it shows once its tab is picked."""
-    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
-    page = context.new_page()
     problems, figures = [], 0
-    for url in _pages(built_site):
-        page.goto(site_url + url, wait_until="networkidle")
-        page.add_style_tag(content=_EVERY_TAB)
-        figures += page.locator("article figure").count()
-        problems += [
-            f"{url or 'home'} [{scheme}]: {p}"
-            for p in figure_problems(page, scheme, paper=url == PAPER[0])
-        ]
-    context.close()
+    for visit in sweep.visits("figure colours", scheme, DESKTOP["width"]):
+        n, found = visit["figure colours"]
+        figures, problems = figures + n, problems + found
     assert figures >= 20, "hardly any figure: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
@@ -201,50 +204,68 @@ _CODE_PAGES = ["module-0/", "module-1/", "module-2/", "module-3/", "step-by-step
                "inside-the-model/", "reproducing/", "source/", "api/"]  # fmt: skip
 
 
-def test_code_lines_keep_their_indentation(browser, site_url):
+@probe("code indentation", DETAILS, [("light", 375)], lambda v: v.url in _CODE_PAGES)
+def _code_indentation(page, visit) -> list[str]:
+    """The code lines of the page (reveals open) that wrap at the left margin."""
+    return page.evaluate(_INDENT_PROBLEMS)
+
+
+def test_code_lines_keep_their_indentation(sweep, browser, site_url):
     """At 375 px a code line wider than the screen scrolls or wraps under its own start: a wrapped
     line never goes on at the left margin (the package's source on Module 3 did)."""
+    problems = []
+    visits = sweep.visits("code indentation", "light", PHONE["width"])
+    for visit in visits:
+        problems += [f"{visit.url}: {line!r}" for line in visit["code indentation"]]
+    # the check can fail: wrapping every line at the margin, as the site once did
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    problems = []
-    for url in _CODE_PAGES:
-        page.goto(site_url + url, wait_until="networkidle")
-        page.evaluate(
-            "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-        )
-        problems += [f"{url}: {line!r}" for line in page.evaluate(_INDENT_PROBLEMS)]
-    # the check can fail: wrapping every line at the margin, as the site once did
     page.goto(site_url + "module-3/", wait_until="networkidle")
     page.add_style_tag(
         content=".md-typeset pre > code { white-space: pre-wrap !important; }"
     )
     broken = page.evaluate(_INDENT_PROBLEMS)
     context.close()
+    assert {v.url for v in visits} == set(_CODE_PAGES), "a page of code is not built"
     assert not problems, "\n".join(problems)
     assert broken, "wrapped lines at the margin were not caught"
 
 
-def test_nothing_is_cut_off_at_375_px(browser, site_url, built_site):
+#: The page's width, the formulas wider than their box, and on Inside the model whether the code at
+#: its end fits its box and how many of its shape comments run past it.
+_WIDTHS = """() => {
+  const out = {width: document.documentElement.scrollWidth,
+    wideFormulas: Array.from(document.querySelectorAll('.arithmatex'))
+      .filter(e => e.scrollWidth > e.clientWidth + 1).length};
+  const boxes = document.querySelectorAll('.ins-code-static'), box = boxes[0];
+  if (box) out.code = {boxes: boxes.length, fits: box.scrollWidth <= box.clientWidth + 1,
+    shapes: [...box.querySelectorAll('.ins-shape')].filter(s => s.getBoundingClientRect().right
+      > s.closest('pre').getBoundingClientRect().right + 1).length};
+  return out;
+}"""
+
+
+@probe("widths", LOADED, [("light", 375)], not_404)
+def _widths(page, visit) -> dict:
+    """The page as it opens on a phone: :data:`_WIDTHS`."""
+    return page.evaluate(_WIDTHS)
+
+
+def test_nothing_is_cut_off_at_375_px(sweep):
     """No page scrolls sideways on a phone, and the code at the end of Inside the model shows its
     shape comments (they move under their line) instead of hiding them past the edge."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
-    problems = []
-    for url in _pages(built_site):
-        page.goto(site_url + url, wait_until="networkidle")
-        width = page.evaluate("document.documentElement.scrollWidth")
+    problems, code = [], None
+    for visit in sweep.visits("widths", "light", PHONE["width"]):
+        width = visit["widths"]["width"]
         if width > PHONE["width"] + 1:
-            problems.append(f"{url or 'home'}: the page is {width} px wide")
-    page.goto(site_url + "inside-the-model/", wait_until="networkidle")
-    box = page.locator(".ins-code-static")
-    fits = box.evaluate("p => p.scrollWidth <= p.clientWidth + 1")
-    shapes = box.locator(".ins-shape").evaluate_all(
-        "ss => ss.filter(s => s.getBoundingClientRect().right"
-        " > s.closest('pre').getBoundingClientRect().right + 1).length"
-    )
-    context.close()
+            problems.append(f"{visit.url or 'home'}: the page is {width} px wide")
+        if visit.url == "inside-the-model/":
+            code = visit["widths"].get("code")
     assert not problems, "\n".join(problems)
-    assert fits and shapes == 0, "the shape comments of the code run past the screen"
+    assert code is not None and code["boxes"] == 1, "Inside the model's code at its end"
+    assert code["fits"] and code["shapes"] == 0, (
+        "the shape comments of the code run past the screen"
+    )
 
 
 # --------------------------------------------------------------------------- each result once, answers behind reveals

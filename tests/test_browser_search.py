@@ -65,16 +65,34 @@ def search_page(browser, site_url):
     context.close()
 
 
+#: The results each term found: its search is typed once, whatever tests read it.
+_SEARCHED: dict[str, tuple[list[str], list[str]]] = {}
+
+#: The results whose excerpt shows a line of results.log ("[key] Module ..."), by their link.
+RAW_LOG_BLOCKS = """() => [...document.querySelectorAll('.md-search-result__item')]
+  .filter(i => /\\[\\w+\\] (Module|Step)/.test(i.textContent))
+  .map(i => i.querySelector('a').getAttribute('href'))"""
+
+
+def searched(page, site_url: str, term: str) -> tuple[list[str], list[str]]:
+    """``(the pages search lists for term, in order, as paths under the site ('' for home), the
+    links of the results that show a raw results.log block)``, the search typed once per term."""
+    if term not in _SEARCHED:
+        page.goto(site_url, wait_until="networkidle")
+        page.click("input.md-search__input")
+        page.keyboard.type(term)  # typed: Material searches on key events
+        page.wait_for_selector(".md-search-result__item", timeout=10_000)
+        page.wait_for_timeout(300)  # the result list renders in batches
+        base = site_url.split("//", 1)[1].split("/", 1)[1]
+        pages = [p.removeprefix("/" + base) for p in page.evaluate(RESULT_PAGES)]
+        found = list(dict.fromkeys(p.split("#")[0] for p in pages))
+        _SEARCHED[term] = found, page.evaluate(RAW_LOG_BLOCKS)
+    return _SEARCHED[term]
+
+
 def _results(page, site_url: str, term: str) -> list[str]:
     """The pages search lists for ``term``, in order, as paths under the site ('' for home)."""
-    page.goto(site_url, wait_until="networkidle")
-    page.click("input.md-search__input")
-    page.keyboard.type(term)  # typed: Material searches on key events
-    page.wait_for_selector(".md-search-result__item", timeout=10_000)
-    page.wait_for_timeout(300)  # the result list renders in batches
-    base = site_url.split("//", 1)[1].split("/", 1)[1]
-    pages = [p.removeprefix("/" + base) for p in page.evaluate(RESULT_PAGES)]
-    return list(dict.fromkeys(p.split("#")[0] for p in pages))
+    return searched(page, site_url, term)[0]
 
 
 @pytest.mark.parametrize("term", list(TEACHES))
@@ -98,12 +116,7 @@ def test_the_first_result_is_the_lesson_that_teaches_it(search_page, site_url, t
 def test_no_result_shows_a_raw_results_log_block(search_page, site_url):
     """A Step by step hit once showed a results.log block as its excerpt: only the results.log page
     itself may show the log's lines."""
-    _results(search_page, site_url, "softmax")
-    shown = search_page.evaluate(
-        """() => [...document.querySelectorAll('.md-search-result__item')]
-          .filter(i => /\\[\\w+\\] (Module|Step)/.test(i.textContent))
-          .map(i => i.querySelector('a').getAttribute('href'))"""
-    )
+    _, shown = searched(search_page, site_url, "softmax")
     assert [h for h in shown if "results-log" not in h] == [], shown
 
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from .sweep import ALL, OPEN_DETAILS, not_404, probe
 from .test_browser_figures import EAGER
-from .test_browser_pages import _EVERY_TAB, PHONE, _pages
+from .test_browser_pages import _EVERY_TAB, PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -75,9 +76,12 @@ def table_problems(page) -> tuple[int, list[str]]:
     """``(how many tables overflow their box, what is wrong)`` on the open page, every tab and
     reveal shown as a reader who opens them sees it."""
     page.add_style_tag(content=_EVERY_TAB)
-    page.evaluate(
-        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-    )
+    page.evaluate(OPEN_DETAILS)
+    return _tables_shown(page)
+
+
+def _tables_shown(page) -> tuple[int, list[str]]:
+    """:func:`table_problems` on a page whose tabs and reveals are shown already."""
     page.wait_for_timeout(
         100
     )  # the boxes are re-measured once shown (assets/tables.js)
@@ -86,22 +90,20 @@ def table_problems(page) -> tuple[int, list[str]]:
     return sum(t["overflows"] for t in found), problems
 
 
+@probe("tables", ALL, [("light", 375), ("light", 1280)], not_404)
+def _tables(page, visit) -> tuple[int, int, list[str]]:
+    """How many tables the page has, how many overflow their box, and what is wrong with them."""
+    tables = page.locator("article table:not(.highlighttable)").count()
+    return (tables, *_tables_shown(page))
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
-def test_every_table_fits_or_shows_that_it_scrolls(
-    browser, site_url, built_site, viewport
-):
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
+def test_every_table_fits_or_shows_that_it_scrolls(sweep, viewport):
     problems, tables, overflowing = [], 0, 0
-    for url in _pages(built_site):
-        page.goto(site_url + url, wait_until="networkidle")
-        if url == "inside-the-model/":
-            page.wait_for_selector("#inside-explorer[data-ready]", state="attached")
-        tables += page.locator("article table:not(.highlighttable)").count()
-        n, found = table_problems(page)
-        overflowing += n
-        problems += [f"{url or 'home'}: {p}" for p in found]
-    context.close()
+    for visit in sweep.visits("tables", "light", viewport["width"]):
+        n, over, found = visit["tables"]
+        tables, overflowing = tables + n, overflowing + over
+        problems += [f"{visit.url or 'home'}: {p}" for p in found]
     assert tables > 20, "hardly any table: the check looks at nothing"
     if viewport is PHONE:
         assert overflowing >= 5, "no table overflows a phone: the cue is never checked"
@@ -203,9 +205,12 @@ def scroller_problems(page) -> tuple[list[dict], list[str]]:
     """``(every box of the open page that scrolls sideways, those without their cue)``, every tab and
     reveal shown."""
     page.add_style_tag(content=_EVERY_TAB)
-    page.evaluate(
-        "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-    )
+    page.evaluate(OPEN_DETAILS)
+    return _scrollers_shown(page)
+
+
+def _scrollers_shown(page) -> tuple[list[dict], list[str]]:
+    """:func:`scroller_problems` on a page whose tabs and reveals are shown already."""
     page.evaluate(EAGER)  # every figure loaded, as it is once a reader scrolls to it
     page.wait_for_load_state("networkidle")
     page.wait_for_timeout(150)  # the boxes are looked at again (assets/tables.js)
@@ -217,20 +222,20 @@ def scroller_problems(page) -> tuple[list[dict], list[str]]:
     ]
 
 
-def test_every_box_that_scrolls_shows_that_it_scrolls(browser, site_url, built_site):
+@probe("boxes", ALL + 30, [("light", 375)], not_404)
+def _boxes(page, visit) -> tuple[list[dict], list[str]]:
+    """Every tab and reveal shown, every figure loaded: :func:`_scrollers_shown`."""
+    return _scrollers_shown(page)
+
+
+def test_every_box_that_scrolls_shows_that_it_scrolls(sweep):
     """At 375 px, on every page: every box whose content is wider than it, table or not, shows
     "scroll →" (issue 31, point 4). Real heads' grid of heads is one of them."""
-    context = browser.new_context(viewport=PHONE)
-    page = context.new_page()
     problems, boxes = [], []
-    for url in _pages(built_site):
-        page.goto(site_url + url, wait_until="networkidle")
-        if url == "inside-the-model/":
-            page.wait_for_selector("#inside-explorer[data-ready]", state="attached")
-        found, missing = scroller_problems(page)
-        boxes += [(url, b) for b in found]
-        problems += [f"{url or 'home'}: {p}" for p in missing]
-    context.close()
+    for visit in sweep.visits("boxes", "light", PHONE["width"]):
+        found, missing = visit["boxes"]
+        boxes += [(visit.url, b) for b in found]
+        problems += [f"{visit.url or 'home'}: {p}" for p in missing]
     assert any(not b["table"] for _, b in boxes), (
         "no box but tables scrolls: the check looks at tables only"
     )

@@ -22,6 +22,7 @@ import pytest
 
 from workshop_site import fonts
 
+from .sweep import DETAILS, probe
 from .test_site_quality import _hook
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -338,8 +339,9 @@ def test_a_bracket_around_a_fraction_stretches(page_and_log, site_url):
 
 
 #: On the open page, every details block opened: each root of the page, drawn (its width, and the
-#: width of what is under the sign, in ems of its font), a ``d_k`` with and without a root, and
-#: the advance of U+221A on a canvas in the math font with two different fallbacks behind it.
+#: width of what is under the sign, in ems of its font), a ``d_k`` with and without a root (taken
+#: away again after), and the advance of U+221A on a canvas in the math font with two different
+#: fallbacks behind it.
 ROOTS = """
 () => {
   for (const d of document.querySelectorAll("article details")) d.open = true;
@@ -360,7 +362,7 @@ ROOTS = """
                      extra: (width(r) - under(r)) / em(r) }));
     const ctx = document.createElement("canvas").getContext("2d");
     const advance = (family) => { ctx.font = `40px ${family}`; return ctx.measureText("\\u221a").width; };
-    return {
+    const got = {
       roots, shown: roots.length,
       withRoot: width(document.querySelector("#with-root")),
       withoutRoot: width(document.querySelector("#without-root")),
@@ -369,6 +371,8 @@ ROOTS = """
       inMathMono: advance('"Latin Modern Math", monospace'),
       serif: advance("serif"), mono: advance("monospace"),
     };
+    box.remove();  // the page as it was, for the next check that looks at it
+    return got;
   });
 }
 """
@@ -383,21 +387,30 @@ def _root_pages(built_site: Path) -> dict[str, int]:
     return pages
 
 
+def _has_a_root(visit) -> bool:
+    """Whether a formula of the page takes a square root (as :func:`_root_pages` finds them)."""
+    return "<msqrt" in visit.html.read_text(encoding="utf-8")
+
+
+@probe("roots", DETAILS + 20, [("light", 1280), ("light", 375)], _has_a_root)
+def _roots(page, visit) -> dict:
+    """Every reveal open: :data:`ROOTS`."""
+    return page.evaluate(ROOTS)
+
+
 @pytest.mark.browser
 @pytest.mark.parametrize("width", [1280, 375])
-def test_every_root_draws_its_sign(browser, site_url, built_site, width):
+def test_every_root_draws_its_sign(sweep, built_site, width):
     """Chromium draws the radical: a root is wider than what it holds by the sign's width, on
     every page at both widths, and the math font itself has the glyph (a canvas draws U+221A the
     same whichever fallback font follows it). Before the fix, a root was exactly as wide as its
     d_k and the canvas fell back to serif and monospace."""
     pages = _root_pages(built_site)
     assert len(pages) >= 5, pages
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
+    visits = {v.url: v for v in sweep.visits("roots", "light", width)}
     problems = []
     for url, n in pages.items():
-        page.goto(site_url + url, wait_until="networkidle")
-        got = page.evaluate(ROOTS)
+        got = visits[url]["roots"]
         # every root of the page is laid out (reveals opened), and this test's own
         assert got["shown"] == n + 1, f"{url}: {got['shown'] - 1} of {n} roots drawn"
         problems += [
@@ -406,7 +419,6 @@ def test_every_root_draws_its_sign(browser, site_url, built_site, width):
             for r in got["roots"]
             if r["extra"] < 0.4
         ]
-    context.close()
     assert not problems, "\n".join(problems)
     # the same d_k, with and without its root: the sign adds at least half an em
     assert got["withRoot"] - got["withoutRoot"] > 0.5 * got["em"], got

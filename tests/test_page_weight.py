@@ -13,6 +13,8 @@ import pytest
 
 from workshop_site.page_weight import BUDGET, page_weight, site_weights
 
+from .sweep import LOADED, probe
+
 PAGE = """<html><head><link rel="stylesheet" href="../assets/site.css">
 <script type="module" src="../assets/app.js"></script></head>
 <body>{math}<img src="../fig.svg" loading="lazy"><a href="../download.zip">zip</a>
@@ -121,30 +123,26 @@ def test_every_page_of_the_site_is_under_budget(built_site):
     assert not over, f"over the {BUDGET:,}-byte budget:\n" + "\n".join(over)
 
 
-def _fetched(browser, site_url: str, path: str) -> set[str]:
-    """The site's files Chromium fetches to open ``path``, cache cold, as site paths."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    fetched: list[str] = []
-    page.on("requestfinished", lambda r: fetched.append(r.url))
-    # a data widget fetches at load: wait for the network to settle
-    page.goto(site_url + path, wait_until="networkidle")
-    context.close()
+@probe("fetched", LOADED, [("light", 1280)], cold=True)
+def _fetched(page, visit) -> set[str]:
+    """The site's files Chromium fetched to open the page, cache cold (a fresh context; a data
+    widget fetches at load: the page is open once the network settled), as site paths."""
+    site_url = page.url.removesuffix(visit.url)
     return {
         (u.removeprefix(site_url).split("#")[0] or "index.html").removesuffix("/")
-        for u in fetched
+        for u in visit.fetched
         if u.startswith(site_url)
     }
 
 
 @pytest.mark.browser
-def test_every_file_chromium_fetches_is_counted(browser, site_url, built_site):
+def test_every_file_chromium_fetches_is_counted(sweep, built_site):
     """On every page: what Chromium fetches is counted, and every widget's data counted
     (generated/*.json) is fetched when the page opens (none is only fetched on a pick)."""
     problems = []
+    visits = {v.name: v for v in sweep.visits("fetched", "light", 1280)}
     for w in site_weights(built_site):
-        path = w.page.removesuffix("index.html")
-        names = _fetched(browser, site_url, path)
+        names = visits[w.page]["fetched"]
         names = {n + "/index.html" if (built_site / n).is_dir() else n for n in names}
         if missed := names - set(w.parts):
             problems.append(f"{w.page}: fetched but not counted: {sorted(missed)}")

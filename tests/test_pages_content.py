@@ -21,6 +21,7 @@ from attention_workshop.chapters import module_2, step_by_step
 from attention_workshop.experiment.runner import SEED
 from attention_workshop.toy import SENT_MONEY, SENT_RIVER, VOCAB
 
+from . import test_browser_pages  # noqa: F401  (registers the probe "widths" read here)
 from .references import simple, sqrt_dk, torch_attention, wired
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -275,16 +276,12 @@ def test_step_by_step_page_shows_the_hand_calculation(built_site):
 @pytest.mark.parametrize(
     "page_name", ["module-0", "module-1", "module-2", "step-by-step"]
 )
-def test_pages_fit_a_375px_screen(browser, site_url, page_name):
-    context = browser.new_context(viewport={"width": 375, "height": 800})
-    page = context.new_page()
-    page.goto(site_url + page_name + "/")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    wide = page.evaluate(
-        "Array.from(document.querySelectorAll('.arithmatex'))"
-        ".filter(e => e.scrollWidth > e.clientWidth + 1).length"
-    )
-    context.close()
+def test_pages_fit_a_375px_screen(sweep, page_name):
+    """The page opened at 375 x 800 (tests/test_browser_pages.py's probe of the widths)."""
+    (visit,) = [
+        v for v in sweep.visits("widths", "light", 375) if v.url == page_name + "/"
+    ]
+    width, wide = visit["widths"]["width"], visit["widths"]["wideFormulas"]
     assert width <= 375, f"{page_name} scrolls sideways at 375px ({width}px)"
     assert wide == 0, f"{page_name}: {wide} formula(s) wider than the column at 375px"
 

@@ -23,7 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
-from .conftest import PageLog
+from .sweep import DETAILS, LOADED, probe
 
 # ---------------------------------------------------------------------------- reading the site
 
@@ -741,80 +741,59 @@ def _axe_here(built_site: Path, html_file: Path, scheme: str, width: int) -> boo
     return not once or (scheme == "light" and width == DESKTOP["width"])
 
 
-def fetches_data(html_file: Path) -> bool:
-    """Whether a page's widget fetches data once loaded (then a visit waits for the network to rest)."""
-    return "data-src=" in html_file.read_text(encoding="utf-8")
+SCHEMES_AND_WIDTHS = [
+    (s, w["width"]) for s in ("light", "dark") for w in (DESKTOP, PHONE)
+]
 
 
-def _visit_all(browser, site_url: str, built_site: Path, scheme: str) -> list[str]:
-    """Every page in one scheme, at desktop width and again at phone width (375 x 800).
+@probe("scheme", LOADED, SCHEMES_AND_WIDTHS)
+def _scheme_shown(page, visit) -> str:
+    """The colour scheme the page shows (Material's data-md-color-scheme)."""
+    return page.evaluate("document.body.getAttribute('data-md-color-scheme')")
 
-    axe runs every rule on each page once (light scheme, desktop width); the dark scheme re-runs
-    the rules it can change (:data:`SCHEME_RULES`), and the phone width its own (:data:`WIDTH_RULES`
-    on the page, the colours of :data:`PHONE_COLOURS`)."""
+
+@probe("axe", DETAILS, SCHEMES_AND_WIDTHS)
+def _axe_on_the_page(page, visit) -> list[str]:
+    """axe on every page, reveals open: at desktop width every rule (light) or the rules a scheme
+    changes (dark, :data:`SCHEME_RULES`); at phone width the width's own (:data:`WIDTH_RULES` on
+    the page, the colours of :data:`PHONE_COLOURS`). The print page once (:data:`ONCE_ONLY`)."""
     from axe_playwright_python.sync_playwright import Axe
 
-    axe = Axe()
-    problems = [f"{p}: listed in ONCE_ONLY, not built" for p in ONCE_ONLY]
-    problems = [p for p in problems if not (built_site / p.split(":")[0]).is_file()]
-    context = browser.new_context(viewport=DESKTOP, color_scheme=scheme)
-    try:
-        page = context.new_page()
-        log = PageLog(site_url)
-        page.on("console", log.on_console)
-        page.on("pageerror", log.on_pageerror)
-        page.on("request", log.on_request)
-        for html_file in site_pages(built_site):
-            url = site_url + page_url(built_site, html_file)
-            name = source_name(built_site, html_file)
-            log.console_errors.clear()
-            log.foreign_requests.clear()
-            wait = "networkidle" if fetches_data(html_file) else "load"
-            page.goto(url, wait_until=wait)
-            want = "slate" if scheme == "dark" else "default"
-            got = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
-            if got != want:
-                problems.append(
-                    f"{name} [{scheme}]: the page shows scheme {got!r}, not {want!r}"
-                )
-            # Collapsed answers and reveals are part of the page too: open them before axe looks.
-            page.evaluate(
-                "document.querySelectorAll('details').forEach(d => { d.open = true; })"
-            )
-            where = f"{name} [{scheme}]"
-            if _axe_here(built_site, html_file, scheme, DESKTOP["width"]):
-                problems += _axe_problems(axe, page, where, _rules(scheme))
-            # On a phone, wide tables and matrices scroll sideways: their boxes must be reachable by keyboard.
-            if _axe_here(built_site, html_file, scheme, PHONE["width"]):
-                page.set_viewport_size(PHONE)
-                page.wait_for_timeout(
-                    150
-                )  # Material re-measures its code blocks on resize
-                where = f"{name} [{scheme}, {PHONE['width']}px]"
-                problems += _axe_problems(axe, page, where, WIDTH_RULES)
-                problems += _axe_problems(
-                    axe, page, where, ["color-contrast"], PHONE_COLOURS
-                )
-                page.set_viewport_size(DESKTOP)
-            # what the page fetched after its load event (search's index and worker) counts too
-            page.wait_for_load_state("networkidle")
-            problems += [
-                f"{name} [{scheme}]: request outside the site: {u}"
-                for u in log.foreign_requests
-            ]
-            problems += [
-                f"{name} [{scheme}]: console error: {e}" for e in log.console_errors
-            ]
-    finally:
-        context.close()
-    return problems
+    if not _axe_here(visit.site, visit.html, visit.scheme, visit.width):
+        return []
+    name = visit.name
+    if visit.width == DESKTOP["width"]:
+        return _axe_problems(
+            Axe(), page, f"{name} [{visit.scheme}]", _rules(visit.scheme)
+        )
+    where = f"{name} [{visit.scheme}, {visit.width}px]"
+    colour = ["color-contrast"]
+    return _axe_problems(Axe(), page, where, WIDTH_RULES) + _axe_problems(
+        Axe(), page, where, colour, PHONE_COLOURS
+    )
 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_every_page_offline_clean_and_accessible(browser, site_url, built_site, scheme):
-    """Every page, in one colour scheme: no foreign request, no console error, no serious axe violation."""
-    problems = _visit_all(browser, site_url, built_site, scheme)
+def test_every_page_offline_clean_and_accessible(sweep, built_site, scheme):
+    """Every page, in one colour scheme, at desktop and at phone width (375 x 800): it shows that
+    scheme, no foreign request, no console error, no serious axe violation (:func:`_axe_on_the_page`)."""
+    problems = [f"{p}: listed in ONCE_ONLY, not built" for p in ONCE_ONLY]
+    problems = [p for p in problems if not (built_site / p.split(":")[0]).is_file()]
+    want = "slate" if scheme == "dark" else "default"
+    for width in (DESKTOP["width"], PHONE["width"]):
+        for visit in sweep.visits("axe", scheme, width):
+            name = source_name(built_site, visit.html)
+            at = f"{name} [{scheme}" + (
+                "]" if width == DESKTOP["width"] else f", {width}px]"
+            )
+            if (got := visit["scheme"]) != want:
+                problems.append(f"{at}: the page shows scheme {got!r}, not {want!r}")
+            problems += visit["axe"]
+            problems += [
+                f"{at}: request outside the site: {u}" for u in visit.foreign_requests
+            ]
+            problems += [f"{at}: console error: {e}" for e in visit.console_errors]
     assert not problems, f"{len(problems)} problem(s):\n" + "\n".join(problems)
 
 
