@@ -12,7 +12,7 @@ import pytest
 
 from attention_workshop.chapters import causal_heads as ch
 
-from .conftest import PageLog
+from .conftest import PageLog, causal_facts
 from .test_site_quality import DESKTOP, PHONE, _axe_problems
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ def test_without_javascript_one_head_is_shown_and_no_form(browser, site_url):
     try:
         page = context.new_page()
         page.goto(site_url + PAGE)
-        f = ch.facts()
+        f = causal_facts()
         layer, head = f.induction_head
         title = page.locator(f"{APP} .ca-title").text_content()
         assert title.startswith(
@@ -81,7 +81,7 @@ def test_a_pick_shows_the_heads_numbers(browser, site_url, built_site):
                 encoding="utf-8"
             )
         )
-        run = ch.facts().run("river")
+        run = causal_facts().run("river")
         before, after, weights = (_row(page, n) for n in range(3))
         assert before == [
             f"{x / 10:.1f}".replace("-0.0", "0.0").replace("-", MINUS)
@@ -194,7 +194,7 @@ def _check_explorer(page, token: int) -> None:
 def test_headers_align_with_their_columns_and_the_picked_row_is_outlined(
     browser, site_url, scheme
 ):
-    f = ch.facts()
+    f = causal_facts()
     context = browser.new_context(
         viewport=DESKTOP, java_script_enabled=False, color_scheme=scheme
     )
