@@ -96,7 +96,7 @@ test-fast: setup
 	$(PYTEST) -n 2 --dist loadgroup -m "not site and not browser and not slow and not reference"
 
 test-site: setup
-	$(PYTEST) -m "site and not browser and not slow and not reference"
+	$(PYTEST) -n 2 --dist loadgroup -m "site and not browser and not slow and not reference"
 
 captures: setup
 	$(PY) -m attention_workshop.experiment --out captures

@@ -117,14 +117,15 @@ def test_set_up_shows_what_pip_installs():
 
 
 def test_the_three_test_tiers():
-    # the fast tier on two workers, without the site, the browser, fresh interpreters or transformers
+    # the fast tier on two workers, without the site, the browser, fresh interpreters or transformers;
+    # the site tier on two workers too (the session site is built once for both)
     assert re.search(
         r'pytest -q -n 2 --dist loadgroup -m "not site and not browser and not slow and not reference"$',
         _make("test-fast"),
         re.M,
     )
     assert re.search(
-        r'pytest -q -m "site and not browser and not slow and not reference"$',
+        r'pytest -q -n 2 --dist loadgroup -m "site and not browser and not slow and not reference"$',
         _make("test-site"),
         re.M,
     )
