@@ -111,11 +111,16 @@ def xdist_group_of(item) -> str | None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Each test in its worker group (:func:`xdist_group_of`), before xdist reads the groups."""
+    """Each test in its worker group (:func:`xdist_group_of`), before xdist reads the groups; the
+    ``slow`` tests first. xdist hands out the groups first (the largest first), then the other
+    tests one at a time in this order: a slow test handed out last kept one worker busy alone
+    at the end of the run (test_sound: over two minutes), where the package's many short tests
+    now fill the two workers' last minutes."""
     for item in items:
         group = xdist_group_of(item)
         if group:
             item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable
 
 
 def pytest_collection_finish(session):
