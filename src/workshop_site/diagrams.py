@@ -211,7 +211,9 @@ def figure_texts(markdown: str) -> list[tuple[str, tuple[str, str, str] | None]]
 
 
 # mkdocs-d2-plugin's uuid4 class, one per rendered SVG
-_D2_CLASS = re.compile(r"\bd2-[0-9a-f]{32}\b")
+# "\bd2-<uuid>": the lookbehind after the literal "d2-" says the same as a leading \b, and lets
+# the search jump from one "d2-" to the next (a leading \b is tried at every character: 40x slower)
+_D2_CLASS = re.compile(r"d2-(?<!\wd2-)[0-9a-f]{32}\b")
 # The first shape of each drawn diagram is its background (white, or the dark theme's own colour).
 _D2_BACKGROUND = re.compile(
     r'(<svg class="d2-[\w-]+ d2-svg"[^>]*>)<rect class=" fill-N7" fill="#[0-9A-Fa-f]{6}"'

@@ -196,14 +196,13 @@ def _read(path: Path) -> Any:
         return pickle.loads(_BUILD[("entry", path)])
     data = path.read_bytes()
     n = len(_MAGIC)
-    if (
-        data[:n] != _MAGIC
-        or hashlib.sha256(data[n + 32 :]).digest() != data[n : n + 32]
-    ):
+    # a view, not a copy: an entry can be tens of megabytes (the run box's model file)
+    body = memoryview(data)[n + 32 :]
+    if data[:n] != _MAGIC or hashlib.sha256(body).digest() != data[n : n + 32]:
         raise ValueError("its checksum does not match its bytes")
-    value = pickle.loads(data[n + 32 :])
+    value = pickle.loads(body)
     if _BUILD is not None:
-        _BUILD[("entry", path)] = data[n + 32 :]
+        _BUILD[("entry", path)] = body
     return value
 
 
