@@ -9,6 +9,7 @@ whose date was put back (``touch -r``, ``os.utime``) it would run the old code, 
 ``FRESH=1``. :func:`checked_bytecode` gives every module of the package and of ``hooks/`` a
 checked-hash ``.pyc`` instead (PEP 552), which Python checks against the source's bytes at
 every import. (A hook is loaded before this runs: an edit to one is seen from the next build.)
+Where Python writes no ``.pyc`` at all, ``_code_memo`` keeps each module's compiled code instead.
 """
 
 from __future__ import annotations
@@ -18,13 +19,17 @@ import py_compile
 import sys
 from pathlib import Path
 
+from _code_memo import CodeMemo
+
 HOOKS = Path(__file__).resolve().parent
 # the flags of a checked hash-based .pyc (PEP 552), after the magic number
 _CHECKED = importlib.util.MAGIC_NUMBER + (3).to_bytes(4, "little")
 
 
 def forget(package: str) -> None:
-    """Drop ``package``'s modules; its files and the hooks' get checked-hash bytecode."""
+    """Drop ``package``'s modules; its files and the hooks' get checked-hash bytecode (or, where
+    Python writes none, their compiled code is kept in memory: ``_code_memo``)."""
+    CodeMemo.install(package)
     for name in [m for m in sys.modules if m.split(".")[0] == package]:
         del sys.modules[name]
     spec = importlib.util.find_spec(package)
