@@ -509,3 +509,40 @@ def test_a_line_range_and_a_block_include_become_the_code_pymdownx_includes(tmp_
     assert nb._code(['--8<-- "a.py:2:3"'], tmp_path) == "two = 2\nthree = 3"
     block = nb._code(["--8<--", "a.py", "b.py", "--8<--"], tmp_path)
     assert block == "one = 1\ntwo = 2\nthree = 3\nfour = 4\nprint(one)"
+
+
+def _h1(page_html: str) -> str:
+    """The text of a built page's one ``<h1>``, its permalink sign left out."""
+    found = re.search(r"<h1\b[^>]*>(.*?)</h1>", page_html, re.S)
+    assert found, "the page has no <h1>"
+    inner = re.sub(r'<a class="headerlink".*?</a>', "", found.group(1), flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", inner)).strip()
+
+
+@pytest.mark.site
+@pytest.mark.parametrize("page", notebooks.PAGES)
+def test_a_notebook_opens_with_its_page_s_title_and_no_front_matter(built_site, page):
+    """The notebook's first cell is the page's heading as the built page shows it, and the
+    page's YAML front matter (``hide: toc``, a ``#`` comment) is in no cell: a comment line of
+    Inside the model's front matter was once taken for its title, in the notebook and in the
+    downloads tables of the home and Reproducing pages."""
+    import nbformat
+
+    title = _h1((built_site / page / "index.html").read_text(encoding="utf-8"))
+    nb = nbformat.read(
+        built_site / "generated" / "notebooks" / f"{page}.ipynb", as_version=4
+    )
+    assert nb.cells[0].source.split("\n", 1)[0] == f"# {title}", page
+    front = (ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8")
+    if front.startswith("---\n"):
+        meta = front.split("\n---\n", 1)[0].splitlines()[1:]
+        for cell in nb.cells:
+            held = [line for line in meta if line.strip() and line in cell.source]
+            assert not held, f"{page}: a cell holds the front matter {held}"
+    for listing in ("index.html", "reproducing/index.html"):
+        doc = (built_site / listing).read_text(encoding="utf-8")
+        row = re.search(
+            rf'<a href="(?:\.\./)?{re.escape(page)}/">(.*?)</a> as a Jupyter notebook',
+            doc,
+        )
+        assert row and html.unescape(row.group(1)) == title, (listing, page)

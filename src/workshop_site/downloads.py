@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from mkdocs.utils.meta import get_data
+
 from attention_workshop.experiment import notebook as shown
 from attention_workshop.experiment.figures import dark_name
 
@@ -88,9 +90,16 @@ def notebook_path(page: str) -> str:
     return f"{NOTEBOOKS}/{page}.ipynb"
 
 
+def _page_markdown(page: str) -> str:
+    """docs/<page>.md as MkDocs renders it: without its YAML front matter (``hide: toc``...),
+    whose ``# `` comment lines are no heading and whose keys are no prose."""
+    text = (_DOCS / f"{page}.md").read_text(encoding="utf-8")
+    return get_data(text)[0]
+
+
 def _title(page: str, text: str | None = None) -> str:
     """A page's title: the first heading of docs/<page>.md (or of its ``text``)."""
-    text = (_DOCS / f"{page}.md").read_text(encoding="utf-8") if text is None else text
+    text = _page_markdown(page) if text is None else text
     return next(line[2:].strip() for line in text.split("\n") if line.startswith("# "))
 
 
@@ -107,9 +116,7 @@ def _notebook(page: str, values: dict[str, str], wheel: str, torch: str) -> byte
     """One page as a notebook: a line on where it comes from, the install cell, then the page's
     cells, each snippet made a cell of the reader's wheel (:func:`.notebook_code.code`), run
     here with its outputs saved (:mod:`.notebook_run`)."""
-    markdown = notebooks.fill(
-        (_DOCS / f"{page}.md").read_text(encoding="utf-8"), values, page
-    )
+    markdown = notebooks.fill(_page_markdown(page), values, page)
     header = notebooks.fill(
         _HEADER.read_text(encoding="utf-8"),
         {
