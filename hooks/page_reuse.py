@@ -11,7 +11,6 @@ gives each page its own markdown-exec sessions, as in every build.
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -55,9 +54,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _OUTSIDE.clear()
     reuse = _page_cache()
     if reuse.may_reuse():
-        reads = reuse.recorder()
-        reads.start(_OUTSIDE)
-        reads.written.add(str(Path(config.site_dir).resolve()))
+        reuse.start(_OUTSIDE, config.site_dir)
     return config
 
 

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import types
 
@@ -115,3 +116,42 @@ def test_a_recorded_result_is_kept_between_builds_with_what_it_read(
         assert made == ["page", "broken"] and len(keeper.kept) == 1
     finally:
         reads.seen = None
+
+
+def test_a_first_build_making_its_cache_and_site_folders_still_keeps_its_pages(
+    tmp_path, monkeypatch
+):
+    """``page_cache.start`` makes the cache's and the site's folders before it records: a page's
+    reads hold the listing of the project's folder (on ``sys.path`` under ``python -m mkdocs``),
+    and a folder made there during the build changed that listing, so the first build of a fresh
+    clone kept no page (each read is checked unchanged before a render is kept)."""
+    from attention_workshop.experiment import cache
+    from workshop_site import page_cache
+
+    def first_build(start) -> list[str]:
+        project = tmp_path / f"project-{len(list(tmp_path.iterdir()))}"
+        project.mkdir()
+        monkeypatch.setenv("WORKSHOP_CACHE", str(project / ".cache" / "workshop"))
+        site = project / "site"
+        outside: set[tuple[str, str]] = set()
+        reads = page_reads.recorder()
+        try:
+            start(outside, str(site))
+            sorted(os.listdir(project))  # an import looks for a module there
+            cache.enable(True)
+            cache.store("test-kind", "key", 1)  # the build's first stored result
+            site.mkdir(exist_ok=True)
+            (site / "index.html").write_text("a page\n")
+            kept = page_reads.inputs(reads, outside)
+            assert ("dir", str(project)) in kept
+            return page_reads.changed_while_read(reads, kept)
+        finally:
+            reads.seen = None
+            cache.enable(False)
+
+    assert first_build(page_cache.start) == []
+
+    def recording_only(outside: set[tuple[str, str]], site_dir: str) -> None:
+        page_reads.recorder().start(outside)  # as before: the folders made later
+
+    assert first_build(recording_only) != []
