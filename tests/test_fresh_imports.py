@@ -6,6 +6,7 @@ module is not compiled again."""
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,17 +48,16 @@ def _run(tmp_path: Path, write_bytecode: bool) -> list[str]:
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
     (pkg / "values.py").write_text('WORD = "before"\n')
+    # a copy of the two hooks: forget() writes checked-hash .pyc files beside them
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    for name in ("_workshop_fresh.py", "_code_memo.py"):
+        shutil.copy(ROOT / "hooks" / name, hooks / name)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if not write_bytecode:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     out = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            PROBE,
-            str(ROOT / "hooks" / "_workshop_fresh.py"),
-            str(tmp_path),
-        ],
+        [sys.executable, "-c", PROBE, str(hooks / "_workshop_fresh.py"), str(tmp_path)],
         env=env,
         capture_output=True,
         text=True,
