@@ -54,7 +54,9 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _OUTSIDE.clear()
     reuse = _page_cache()
     if reuse.may_reuse():
-        reuse.start(_OUTSIDE, config.site_dir)
+        from workshop_site.page_reads import start  # the build's fresh package
+
+        start(_OUTSIDE, config.site_dir)
     return config
 
 

@@ -2,7 +2,8 @@
 
 The names are the keys of the package's ``site.context()`` (``section.name``, ``section.lines``,
 ``gpt2.*``, ``build.*``, ``inside.*``, ``exam.*``; list them with
-``.venv/bin/python -m workshop_site.site``). Two problems, each reported with the file
+``.venv/bin/python -m workshop_site.site``), and ``downloads.MARKDOWN_VALUES``, a table as Markdown
+(``{{ downloads.table }}``). Two problems, each reported with the file
 and line to edit (the strict build fails; ``mkdocs serve`` shows them on the page):
 
 - an unknown name, with the five known names closest to it;
@@ -35,6 +36,7 @@ def on_page_markdown(
     if "{{" not in markdown:
         return markdown
     ctx, checks, sources = common.pages().context(), common.checks(), common.sources()
+    tables = common.downloads().MARKDOWN_VALUES
     source = page.file.content_string
     offset = len(source) - len(markdown) if source.endswith(markdown) else 0
 
@@ -42,8 +44,16 @@ def on_page_markdown(
         key = m.group(1)
         if key in ctx:
             return ctx[key]
+        if (
+            key in tables
+        ):  # Markdown in the page's Markdown: the key holds it, not its reads
+            from workshop_site.page_reads import checking
+
+            with checking():
+                return tables[key]()
         line = sources.line_of(source, offset + m.start())
-        names = ", ".join(f"{{{{ {n} }}}}" for n in checks.closest(key, ctx))
+        known = [*ctx, *tables]
+        names = ", ".join(f"{{{{ {n} }}}}" for n in checks.closest(key, known))
         common.problem(
             f"docs/{src}:{line}: unknown value {{{{ {key} }}}}; the closest known: {names} "
             "(every name: .venv/bin/python -m workshop_site.site)",

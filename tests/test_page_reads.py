@@ -121,12 +121,11 @@ def test_a_recorded_result_is_kept_between_builds_with_what_it_read(
 def test_a_first_build_making_its_cache_and_site_folders_still_keeps_its_pages(
     tmp_path, monkeypatch
 ):
-    """``page_cache.start`` makes the cache's and the site's folders before it records: a page's
+    """``page_reads.start`` makes the cache's and the site's folders before it records: a page's
     reads hold the listing of the project's folder (on ``sys.path`` under ``python -m mkdocs``),
     and a folder made there during the build changed that listing, so the first build of a fresh
     clone kept no page (each read is checked unchanged before a render is kept)."""
     from attention_workshop.experiment import cache
-    from workshop_site import page_cache
 
     def first_build(start) -> list[str]:
         project = tmp_path / f"project-{len(list(tmp_path.iterdir()))}"
@@ -149,7 +148,7 @@ def test_a_first_build_making_its_cache_and_site_folders_still_keeps_its_pages(
             reads.seen = None
             cache.enable(False)
 
-    assert first_build(page_cache.start) == []
+    assert first_build(page_reads.start) == []
 
     def recording_only(outside: set[tuple[str, str]], site_dir: str) -> None:
         page_reads.recorder().start(outside)  # as before: the folders made later

@@ -14,9 +14,6 @@ and :func:`notebook_button` the button on a notebook's page. Sizes are measured,
 
 from __future__ import annotations
 
-import io
-import os
-import zipfile
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -154,24 +151,6 @@ def _notebook(page: str, values: dict[str, str], wheel: str, torch: str) -> byte
     return notebooks.notebook(page, page_cells, outputs).encode()
 
 
-def _zip(members: dict[str, bytes]) -> bytes:
-    """A zip of ``members`` in name order, every date ``SOURCE_DATE_EPOCH`` (same inputs, same bytes)."""
-    import time
-
-    epoch = max(
-        int(os.environ.get("SOURCE_DATE_EPOCH", "0")), 315532800
-    )  # zip dates start in 1980
-    stamp = time.gmtime(epoch)[:6]
-    buf = io.BytesIO()
-    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-        for name in sorted(members):
-            info = zipfile.ZipInfo(f"attention-workshop/{name}", date_time=stamp)
-            info.external_attr = (0o755 if name.endswith(".sh") else 0o644) << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            z.writestr(info, members[name])
-    return buf.getvalue()
-
-
 @lru_cache(maxsize=1)
 def _takehome() -> dict[str, bytes]:
     """The take-home files (the wheel, the locks, the scripts and their zip), by path in the site."""
@@ -179,7 +158,7 @@ def _takehome() -> dict[str, bytes]:
     home = _home(wheel_name, wheel_bytes)
     # results.log is in the zip; on its own, the site offers it once, as generated/results.log
     out = {f"{TAKE_HOME}/{n}": data for n, data in home.items() if n != "results.log"}
-    out[f"{TAKE_HOME}/{BUNDLE}"] = _zip(home)
+    out[f"{TAKE_HOME}/{BUNDLE}"] = takehome.zip_files(home)
     return out
 
 
@@ -319,6 +298,12 @@ def _folded(summary: str, rows: list[tuple[str, str]]) -> str:
     return f'\n??? note "{summary}"\n\n' + "".join(
         f"    {line}\n" for line in folded.splitlines()
     )
+
+
+#: The values that are Markdown (hooks/values.py fills ``{{ downloads.table }}`` in an ``md`` exec
+#: fence): the table's text is in the page's Markdown, so in the key its render is kept on, and
+#: what making it reads (every notebook, for its size) is no read of the page's.
+MARKDOWN_VALUES = {"downloads.table": lambda: table()}
 
 
 def table() -> str:

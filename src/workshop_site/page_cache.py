@@ -64,7 +64,6 @@ from .page_reads import (
 
 __all__ = [
     "Build",
-    "start",
     "recorder",
     "installed",
     "may_reuse",
@@ -118,21 +117,6 @@ def site_key(config: Any, nav: Any) -> str:
 def page_key(site: str, markdown: str, page: Any) -> str:
     parts = (site, page.file.src_uri, page.url, markdown)
     return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-
-def start(outside: set[tuple[str, str]], site_dir: str) -> None:
-    """The build's reads recorded into ``outside`` from here; the site's folder is its own.
-
-    The folders the build writes into (the cache's, the site's) are made first. Made during the
-    build, each would change the listing of the folder that holds it, the project's (``python -m
-    mkdocs`` puts it on ``sys.path``, so imports list it, and every page's reads hold that
-    listing): no page would be kept (the first build of ``make serve`` on a fresh clone kept none).
-    """
-    for folder in (cache.folder(), Path(site_dir)):
-        folder.mkdir(parents=True, exist_ok=True)
-    reads = recorder()
-    reads.start(outside)
-    reads.written.add(str(Path(site_dir).resolve()))
 
 
 def may_reuse() -> bool:

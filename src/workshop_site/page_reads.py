@@ -99,6 +99,21 @@ class Reads:
             seen.add(("unrecorded", event))
 
 
+def start(outside: set[tuple[str, str]], site_dir: str) -> None:
+    """The build's reads recorded into ``outside`` from here; the site's folder is its own.
+
+    The folders the build writes into (the cache's, the site's) are made first. Made during the
+    build, each would change the listing of the folder that holds it, the project's (``python -m
+    mkdocs`` puts it on ``sys.path``, so imports list it, and every page's reads hold that
+    listing): no page would be kept (the first build of ``make serve`` on a fresh clone kept none).
+    """
+    for folder in (cache.folder(), Path(site_dir)):
+        folder.mkdir(parents=True, exist_ok=True)
+    reads = recorder()
+    reads.start(outside)
+    reads.written.add(str(Path(site_dir).resolve()))
+
+
 def status(where: str) -> tuple[int, int, int] | None:
     """A file's or folder's inode, size and modification time now (None if absent): only to see
     that it changed during a render (a key is never made of them)."""

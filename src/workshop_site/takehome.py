@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import concurrent.futures
 import functools
+import io
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import zipfile
 from importlib.metadata import PackageNotFoundError, requires
 from pathlib import Path
 
@@ -254,3 +256,21 @@ def human_size(n: int) -> str:
     if n < 1000**2:
         return f"{n / 1000:.1f} kB"
     return f"{n / 1000**2:.1f} MB"
+
+
+def zip_files(members: dict[str, bytes]) -> bytes:
+    """A zip of ``members`` in name order, every date ``SOURCE_DATE_EPOCH`` (same inputs, same bytes)."""
+    import time
+
+    epoch = max(
+        int(os.environ.get("SOURCE_DATE_EPOCH", "0")), 315532800
+    )  # zip dates start in 1980
+    stamp = time.gmtime(epoch)[:6]
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in sorted(members):
+            info = zipfile.ZipInfo(f"attention-workshop/{name}", date_time=stamp)
+            info.external_attr = (0o755 if name.endswith(".sh") else 0o644) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, members[name])
+    return buf.getvalue()
