@@ -44,9 +44,8 @@ def on_page_markdown(
         key = m.group(1)
         if key in ctx:
             return ctx[key]
-        if (
-            key in tables
-        ):  # Markdown in the page's Markdown: the key holds it, not its reads
+        # Markdown put in the page's Markdown: its key holds the text, so not what making it read
+        if key in tables:
             from workshop_site.page_reads import checking
 
             with checking():

@@ -254,7 +254,8 @@ def own_sessions(markdown: str, page: str) -> str:
 def checking() -> Iterator[None]:
     """A check of the pages before they render (a claim's sentence, the notation): what it reads
     is no read of the build's that every page shares, since what a check finds reaches a page
-    only as a problem (shown after the render); the memos it filled forget it."""
+    only as a problem (shown after the render); the memos it filled forget it. Also a value put
+    in a page's Markdown before its key is made (the downloads table): the key holds its text."""
     reads = installed()
     outer = None if reads is None else reads.seen
     if reads is None or outer is None:
