@@ -176,9 +176,12 @@ _LIVERELOAD = re.compile(
     rb"<script>\nvar livereload = function\(epoch, requestId\) \{.*?</script>(?=</body>)",
     re.S,
 )
-_STARTED, _BUILT, _FAILED = (
+# A build's start; its end, good or shown as failed ("Serving on" after the first build): not
+# "Documentation built in N seconds", which MkDocs logs once for each N (its DuplicateFilter), so
+# two builds of the same length to the hundredth of a second left a round waiting forever.
+_STARTED, _ENDED, _FAILED = (
     "Building documentation...",
-    "Documentation built in",
+    ("Reloading browsers", "Serving on"),
     "The build failed",
 )
 
@@ -316,7 +319,7 @@ def _settled(log: Path, since: int, proc, timeout: float = 900) -> str:
         if text != last:
             last, quiet_from = text, time.monotonic()
         started = text.count(_STARTED)
-        ended = text.count(_BUILT) + text.count(_FAILED)
+        ended = sum(text.count(end) for end in _ENDED)
         if started and started == ended and time.monotonic() - quiet_from > 3:
             return text
         time.sleep(0.5)
