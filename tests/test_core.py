@@ -477,6 +477,45 @@ def test_matmul_broadcasts_leading_dimensions_as_at_does():
     assert matmul(q.astype(np.float32), k.astype(np.float32)).dtype == np.float32
 
 
+@pytest.mark.parametrize("threads", [1, 2, 3, 4])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_large_matmul_sliced_among_threads_has_numpys_own_bits(
+    threads, dtype, monkeypatch
+):
+    """Above the size where matmul slices a product among threads (SmolLM2's vocabulary, a
+    transposed weight, a batch of heads, more rows than columns), every element has the bits of
+    NumPy's own einsum of the whole product, for any number of threads."""
+    import attention_workshop.core as core
+
+    monkeypatch.setattr(core, "_threads", lambda: threads)
+    rng = np.random.default_rng(threads)
+    cases = [
+        (
+            (24, 576),
+            (49152, 576),
+            True,
+        ),  # the vocabulary, a transposed (tied) embedding
+        ((50, 1536), (1536, 576), False),
+        ((9, 50, 64), (9, 64, 4096), False),
+        ((3, 2000, 576), (576, 40), False),  # more rows than columns: sliced by rows
+    ]
+    for sa, sb, transposed in cases:
+        a = rng.standard_normal(sa).astype(dtype)
+        b = rng.standard_normal(sb).astype(dtype)
+        b = b.T if transposed else b
+        assert (
+            math.prod(np.broadcast_shapes(sa[:-2], b.shape[:-2]))
+            * sa[-2]
+            * b.shape[-1]
+            * sa[-1]
+            >= core._SLICED
+        )
+        got = matmul(a, b)
+        want = np.einsum("...ij,...jk->...ik", a, b)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.array_equal(got, want), (sa, sb, threads)
+
+
 @pytest.mark.parametrize(
     "a, b", [(np.ones(3), np.ones((3, 2))), (np.ones((2, 3)), np.ones((2, 3)))]
 )
