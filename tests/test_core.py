@@ -482,22 +482,18 @@ def test_matmul_broadcasts_leading_dimensions_as_at_does():
 def test_a_large_matmul_sliced_among_threads_has_numpys_own_bits(
     threads, dtype, monkeypatch
 ):
-    """Above the size where matmul slices a product among threads (SmolLM2's vocabulary, a
-    transposed weight, a batch of heads, more rows than columns), every element has the bits of
-    NumPy's own einsum of the whole product, for any number of threads."""
+    """Above the size where matmul slices a product among threads (a transposed weight, a batch
+    of heads, more rows than columns), every element has the bits of NumPy's own einsum of the
+    whole product, for any number of threads."""
     import attention_workshop.core as core
 
     monkeypatch.setattr(core, "_threads", lambda: threads)
     rng = np.random.default_rng(threads)
-    cases = [
-        (
-            (24, 576),
-            (49152, 576),
-            True,
-        ),  # the vocabulary, a transposed (tied) embedding
-        ((50, 1536), (1536, 576), False),
-        ((9, 50, 64), (9, 64, 4096), False),
-        ((3, 2000, 576), (576, 40), False),  # more rows than columns: sliced by rows
+    cases = [  # just above the size, with SmolLM2's inner lengths (576, 1536, 64)
+        ((16, 576), (2048, 576), True),  # transposed, as the tied embedding is used
+        ((8, 1536), (1536, 1536), False),
+        ((9, 16, 64), (9, 64, 2048), False),
+        ((3, 1024, 576), (576, 16), False),  # more rows than columns: sliced by rows
     ]
     for sa, sb, transposed in cases:
         a = rng.standard_normal(sa).astype(dtype)
