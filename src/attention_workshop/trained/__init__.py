@@ -318,7 +318,7 @@ def _load(dtype: np.dtype[np.floating[Any]], folder: Path) -> MiniLM:
     config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     tensors = load_file(folder / "model.safetensors")
     weights = {
-        name: _frozen(w.astype(dtype) if w.dtype.kind == "f" else w)
+        name: _frozen(w.astype(dtype, copy=False) if w.dtype.kind == "f" else w)
         for name, w in tensors.items()
     }
     tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
