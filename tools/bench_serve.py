@@ -114,6 +114,17 @@ def _wait_for(url: str, marker: str, timeout: float = _TIMEOUT) -> float:
     raise TimeoutError(f"{url} did not show {marker!r} within {timeout:g} s")
 
 
+def _wait_gone(url: str, marker: str, timeout: float = _TIMEOUT) -> None:
+    """Poll ``url`` until its page no longer holds ``marker`` (raises after ``timeout``)."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < timeout:
+        page = _get(url)
+        if page and marker not in page:
+            return
+        time.sleep(_POLL)
+    raise TimeoutError(f"{url} still showed {marker!r} after {timeout:g} s")
+
+
 def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[float]]:
     """Seconds from saving each kind of edit to the served page showing it, ``runs`` times each."""
     out: dict[str, list[float]] = {}
@@ -148,8 +159,11 @@ def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[
                     time.sleep(pauses.uniform(0.0, _PAUSE))
                     path.write_text(changed, encoding="utf-8")
                     times.append(_wait_for(base + edit.page, f"Bench edit {n}."))
+                # the next kind starts once serve shows the file as it was: a build still under way
+                # when the next kind's first edit is written would read that edit mid-build
                 path.write_text(original, encoding="utf-8")
                 _wait_for(base + edit.page, "</html>")
+                _wait_gone(base + edit.page, f"Bench edit {runs}.")
                 out[edit.name] = times[1:]  # the first is a warm-up
         finally:
             server.terminate()
