@@ -88,8 +88,7 @@ def _einsum(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _threads() -> int:
-    """The processors this process may use, at most 4 (this machine has 2: a larger cap is
-    unmeasured)."""
+    """The processors this process may use, at most 4."""
     usable = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     return min(len(usable) if usable else os.cpu_count() or 1, 4)
 
