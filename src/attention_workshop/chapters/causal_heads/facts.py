@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ...causal import NextToken, SmolLM, load_smollm
+from ...causal import Forward, NextToken, SmolLM, load_smollm
 from .measures import first_score, induction_pairs, induction_score, previous_score
 from .position import Position, position
 from .reads import CausalReads, measure_reads
@@ -96,8 +96,7 @@ def best_head(values: np.ndarray) -> Head:
     return int(layer), int(head)
 
 
-def _run(model: SmolLM, s: Sentence) -> Run:
-    out = model(s.text, top_k=5, all_logits=False)  # the page needs the next token only
+def _run(model: SmolLM, s: Sentence, out: Forward) -> Run:
     att = np.asarray(out.attentions, dtype=np.float32)  # (L, H, T, T)
     tokens = tuple(t.strip() or t for t in out.texts)
     steps = head_steps(model, np.asarray(out.hidden))
@@ -117,7 +116,9 @@ def _cat(tokens: tuple[str, ...]) -> tuple[int, int]:
 
 def measure_all(model: SmolLM) -> CausalHeads:
     """Run and measure every sentence of the page with ``model``."""
-    runs = tuple(_run(model, s) for s in SENTENCES)
+    # the page needs each sentence's next token only; its reads use the same forward passes
+    outs = {s.key: model(s.text, top_k=5, all_logits=False) for s in SENTENCES}
+    runs = tuple(_run(model, s, outs[s.key]) for s in SENTENCES)
     repeat = next(r for r in runs if r.sentence.key == REPEAT)
     pairs = induction_pairs(repeat.tokens)
     induction = induction_score(repeat.attentions, pairs)  # (L, H)
@@ -136,7 +137,9 @@ def measure_all(model: SmolLM) -> CausalHeads:
         best_head(induction),
         _cat(repeat.tokens),
         position(model, repeat.sentence.text),
-        measure_reads(model),
+        measure_reads(
+            model, forwards={k: (o.hidden, o.attentions) for k, o in outs.items()}
+        ),
     )
 
 
