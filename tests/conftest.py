@@ -96,12 +96,19 @@ def xdist_group_of(item) -> str | None:
     - ``results_other``: the experiment's run on another sentence (the session fixture);
     - ``sweep``: every page opened once per scheme and width for the checks that read it
       (tests/sweep.py); ``printed``: the print page under print media and ``search_page``: the
-      searches typed in it (module fixtures).
+      searches typed in it (module fixtures);
+    - ``notebook-<page>``: the tests of a page's notebook (tests/test_notebooks.py): its run on a
+      fresh kernel (``fresh_run``) is made once per process, and two tests on two workers made
+      it twice.
     """
     if item.get_closest_marker("reference"):
         return "reference"
     if item.path.name.startswith(("test_causal", "test_browser_causal")):
         return "smollm"
+    if item.path.name == "test_notebooks.py":
+        page = getattr(getattr(item, "callspec", None), "params", {}).get("page")
+        if page is not None:
+            return f"notebook-{page}"
     fixtures = getattr(item, "fixturenames", ())
     for group in ("results_other", "sweep", "printed", "search_page"):
         if group in fixtures:
