@@ -76,8 +76,14 @@ def on_pre_build(config: MkDocsConfig) -> None:
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
+    from workshop_site.linked import into_site
+
     for path, text in common.pages().generated_files().items():
-        files.append(File.generated(config, path, content=text))
+        if into_site(config.site_dir, path, text):  # MkDocs' copy of it does nothing
+            where = os.path.join(config.site_dir, path)
+            files.append(File.generated(config, path, abs_src_path=where))
+        else:
+            files.append(File.generated(config, path, content=text))
     return files
 
 
