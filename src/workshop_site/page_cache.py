@@ -10,8 +10,9 @@ address. It holds what the render read, with their bytes' hash: every file opene
 listed and every program run (a ``sys.addaudithook`` hook, :class:`.page_reads.Reads`), from the
 page's ``on_pre_page`` to its HTML, and what the build read before and between the pages'
 renders (its configuration, the experiment, the generated files; not what the checks of every
-page read, :func:`.page_reads.checking`). It is used only when each of those is unchanged. The
-snippets and pages are not in the key: a page reads the ones it includes, and an edit to one
+page read, :func:`.page_reads.checking`). It is used only when each of those is unchanged (a
+key keeps several renders, :mod:`.page_variants`: an edit undone finds the render before it).
+The snippets and pages are not in the key: a page reads the ones it includes, and an edit to one
 renders again only the pages that read it.
 
 Memory that outlives one page's render could carry what an earlier page read into a later page
@@ -46,7 +47,7 @@ from typing import Any
 
 from attention_workshop.experiment import cache
 
-from . import publish
+from . import page_variants, publish
 from .jinja_cache import templates
 from .page_anchors import anchors, keep_files, kept_files, put_back
 from .page_reads import (
@@ -73,7 +74,6 @@ __all__ = [
     "page_key",
 ]
 
-KIND = "page"
 #: The kind of a Recorded result kept between builds (a notebook).
 RECORDED = "recorded"
 # the environment variables no page's render reads: the completion marker's path, which differs
@@ -134,18 +134,14 @@ def is_api(markdown: str) -> bool:
     return _API in f"\n{markdown}"
 
 
-def find(key: str, known: dict | None = None, kind: str = KIND) -> dict | None:
-    """The kept render (or result) under ``key`` when every read it recorded is unchanged."""
-    # a page never kept is no computed result of the cache's count (hooks/experiment.py's line)
-    if not cache.holds(kind, key):
-        return None
-    entry = cache.lookup(kind, key)
+def find(key: str, known: dict | None) -> dict | None:
+    """A kept :class:`.page_reads.Recorded` result (a notebook) when every read it recorded is
+    unchanged (a page's render: :func:`.page_variants.find`)."""
+    entry = cache.lookup(RECORDED, key) if cache.holds(RECORDED, key) else None
     if not isinstance(entry, dict):
         return None
-    for kind, where, seen in entry["reads"]:
-        if snapshot(kind, where, known) != seen:
-            log.debug("page_reuse: %s changed since the render was kept", where)
-            return None
+    if any(snapshot(k, w, known) != seen for k, w, seen in entry["reads"]):
+        return None
     return entry
 
 
@@ -156,8 +152,9 @@ def keep(
     html: str,
     held: list[list[Any]],
     known: dict | None = None,
-) -> None:
-    """Store the render of ``page`` with what it read and the anchors it registered (``held``)."""
+) -> str:
+    """Store the render of ``page`` with what it read and the anchors it registered (``held``),
+    the newest under ``key`` (:mod:`.page_variants`); the render's own key."""
     links = {
         to.src_uri: dict(anchors)
         for to, anchors in (page.links_to_anchors or {}).items()
@@ -171,7 +168,7 @@ def keep(
         "links": links,
         "anchors": held,
     }
-    cache.store(KIND, key, entry)
+    return page_variants.keep(key, entry)
 
 
 def give_back(entry: dict, page: Any, files: Any) -> str:
@@ -252,9 +249,10 @@ class Build:
             return False
         key, api = page_key(self.site, markdown, page), is_api(markdown)
         self.reads.seen = None  # looking up the kept render is no read of the page's
-        entry = find(key, self.known)
-        if entry is not None and api:  # the API page's files must be kept too
-            self.api_files = kept_files(key)
+        found = page_variants.find(key, self.known)
+        entry = found[1] if found is not None else None
+        if found is not None and api:  # the API page's files must be kept too
+            self.api_files = kept_files(found[0])
             entry = entry if self.api_files is not None else None
         self.reads.seen = self.page["raw"]
         if entry is not None:
@@ -274,7 +272,7 @@ class Build:
             self.reads.seen,
             None,
         )  # the check is no read of the result's
-        entry = find(cache.key(RECORDED, self.site, what), self.known, RECORDED)
+        entry = find(cache.key(RECORDED, self.site, what), self.known)
         self.reads.seen = seen
         return (
             None
@@ -332,8 +330,8 @@ class Build:
             if clean and not changed:
                 probe = self.autorefs and (self.page["api"] or self.autorefs.scan_toc)
                 held = anchors(self.autorefs, self.handlers, page) if probe else []
-                keep(self.page["key"], reads, page, output, held, self.known)
-                self.api_key = self.page["key"] if self.page["api"] else self.api_key
+                own = keep(self.page["key"], reads, page, output, held, self.known)
+                self.api_key = own if self.page["api"] else self.api_key
         self.release()
         return output
 
