@@ -281,6 +281,20 @@ def causal_facts():
 
 
 @pytest.fixture()
+def empty_cache(tmp_path, monkeypatch):
+    """The disk cache on for one test, in an empty folder (``tmp_path / "cache"``), not
+    ``FRESH``, no damaged entry listed yet; the test's ``tmp_path``."""
+    from attention_workshop.experiment import cache
+
+    monkeypatch.setenv("WORKSHOP_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delenv("FRESH", raising=False)
+    cache.enable()
+    cache.DAMAGED.clear()
+    yield tmp_path
+    cache.enable(False)
+
+
+@pytest.fixture()
 def disk_cache():
     """The disk cache on for one test (``pytestmark = pytest.mark.usefixtures("disk_cache")``):
     the pages' subjects as a site build reads them, the trained models' measures where the

@@ -14,29 +14,18 @@ import stat
 import pytest
 from mkdocs.structure.files import File
 
-from attention_workshop.experiment import cache
 from workshop_site import linked
 
 URI = "generated/minilm/model.bin"
-
-
-@pytest.fixture()
-def store(tmp_path, monkeypatch):
-    """An enabled cache in an empty folder, not fresh; a site folder beside it."""
-    monkeypatch.setenv("WORKSHOP_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("FRESH", raising=False)
-    cache.enable()
-    yield tmp_path
-    cache.enable(False)
 
 
 def big(fill: int) -> bytes:
     return bytes([fill]) * linked.LARGE + os.urandom(1000)
 
 
-def test_a_large_file_is_linked_and_holds_the_builds_bytes(store):
+def test_a_large_file_is_linked_and_holds_the_builds_bytes(empty_cache):
     data = big(1)
-    site = store / "site"
+    site = empty_cache / "site"
     assert linked.into_site(str(site), URI, data)
     path = site / URI
     assert path.read_bytes() == data
@@ -47,10 +36,10 @@ def test_a_large_file_is_linked_and_holds_the_builds_bytes(store):
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
 
 
-def test_mkdocs_copy_of_the_linked_file_keeps_its_bytes(store):
+def test_mkdocs_copy_of_the_linked_file_keeps_its_bytes(empty_cache):
     """MkDocs copies a file whose source is its destination: shutil.SameFileError, passed over."""
     data = big(2)
-    site = store / "site"
+    site = empty_cache / "site"
     assert linked.into_site(str(site), URI, data)
     # what File.generated(config, URI, abs_src_path=...) makes, outside a build
     f = File(URI, src_dir=str(site), dest_dir=str(site), use_directory_urls=True)
@@ -60,46 +49,46 @@ def test_mkdocs_copy_of_the_linked_file_keeps_its_bytes(store):
 
 
 @pytest.mark.parametrize("at", [0, linked.LARGE // 2, -1])
-def test_a_damaged_copy_is_written_again_before_it_is_linked(store, at):
+def test_a_damaged_copy_is_written_again_before_it_is_linked(empty_cache, at):
     data = big(3)
-    assert linked.into_site(str(store / "a"), URI, data)
-    kept = next((store / "cache" / "site-files").iterdir())
+    assert linked.into_site(str(empty_cache / "a"), URI, data)
+    kept = next((empty_cache / "cache" / "site-files").iterdir())
     damaged = bytearray(kept.read_bytes())
     damaged[at] ^= 1
     kept.write_bytes(damaged)  # in place: the first site's file is damaged with it
-    assert linked.into_site(str(store / "b"), URI, data)
-    assert (store / "b" / URI).read_bytes() == data
+    assert linked.into_site(str(empty_cache / "b"), URI, data)
+    assert (empty_cache / "b" / URI).read_bytes() == data
 
 
-def test_a_shorter_or_longer_copy_is_written_again(store):
+def test_a_shorter_or_longer_copy_is_written_again(empty_cache):
     data = big(4)
-    assert linked.into_site(str(store / "a"), URI, data)
-    kept = next((store / "cache" / "site-files").iterdir())
+    assert linked.into_site(str(empty_cache / "a"), URI, data)
+    kept = next((empty_cache / "cache" / "site-files").iterdir())
     for wrong in (data[:-1], data + b"x", b""):
         kept.write_bytes(wrong)
-        assert linked.into_site(str(store / "b"), URI, data)
-        assert (store / "b" / URI).read_bytes() == data
+        assert linked.into_site(str(empty_cache / "b"), URI, data)
+        assert (empty_cache / "b" / URI).read_bytes() == data
 
 
-def test_a_new_build_with_other_bytes_leaves_the_old_site_its_own(store):
+def test_a_new_build_with_other_bytes_leaves_the_old_site_its_own(empty_cache):
     old, new = big(5), big(6)
-    assert linked.into_site(str(store / "old"), URI, old)
-    assert linked.into_site(str(store / "new"), URI, new)
-    assert (store / "old" / URI).read_bytes() == old
-    assert (store / "new" / URI).read_bytes() == new
+    assert linked.into_site(str(empty_cache / "old"), URI, old)
+    assert linked.into_site(str(empty_cache / "new"), URI, new)
+    assert (empty_cache / "old" / URI).read_bytes() == old
+    assert (empty_cache / "new" / URI).read_bytes() == new
 
 
-def test_the_same_site_folder_built_again_is_linked_again(store):
+def test_the_same_site_folder_built_again_is_linked_again(empty_cache):
     """``mkdocs serve`` builds into one folder again and again (MkDocs empties it in between;
     a file left there is replaced, not written through)."""
-    site = store / "site"
+    site = empty_cache / "site"
     assert linked.into_site(str(site), URI, big(7))
     assert linked.into_site(str(site), URI, big(8))
     assert (site / URI).read_bytes()[:1] == bytes([8])
 
 
-def test_nothing_is_linked_fresh_off_small_or_text(store, monkeypatch):
-    site = str(store / "site")
+def test_nothing_is_linked_fresh_off_small_or_text(empty_cache, monkeypatch):
+    site = str(empty_cache / "site")
     assert not linked.into_site(site, URI, b"small")
     assert not linked.into_site(site, URI, "x" * (linked.LARGE + 1))
     monkeypatch.setenv("FRESH", "1")
@@ -107,12 +96,14 @@ def test_nothing_is_linked_fresh_off_small_or_text(store, monkeypatch):
     monkeypatch.delenv("FRESH")
     monkeypatch.setenv("WORKSHOP_CACHE", "off")
     assert not linked.into_site(site, URI, big(9))
-    assert not (store / "site" / URI).exists()
+    assert not (empty_cache / "site" / URI).exists()
 
 
-def test_where_no_link_can_be_made_the_file_is_written_instead(store, monkeypatch):
+def test_where_no_link_can_be_made_the_file_is_written_instead(
+    empty_cache, monkeypatch
+):
     def no_link(src, dst):
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(linked.os, "link", no_link)
-    assert not linked.into_site(str(store / "site"), URI, big(10))
+    assert not linked.into_site(str(empty_cache / "site"), URI, big(10))

@@ -7,24 +7,11 @@ the text it read), not from the module under test.
 
 from __future__ import annotations
 
-import pytest
-
 from attention_workshop.experiment import cache
 from workshop_site import page_variants
 from workshop_site.page_reads import snapshot
 
 KEY = "a-page-key"
-
-
-@pytest.fixture()
-def store(tmp_path, monkeypatch):
-    """An enabled cache in an empty folder, not fresh."""
-    monkeypatch.setenv("WORKSHOP_CACHE", str(tmp_path / "cache"))
-    monkeypatch.delenv("FRESH", raising=False)
-    cache.enable()
-    cache.DAMAGED.clear()
-    yield tmp_path
-    cache.enable(False)
 
 
 def render(path) -> dict:
@@ -41,8 +28,8 @@ def found(key: str = KEY):
     return None if hit is None else hit[1]["html"]
 
 
-def test_an_undone_edit_finds_the_render_before_it(store):
-    data = store / "data.txt"
+def test_an_undone_edit_finds_the_render_before_it(empty_cache):
+    data = empty_cache / "data.txt"
     data.write_text("first")
     page_variants.keep(KEY, render(data))
     data.write_text("second")
@@ -55,8 +42,8 @@ def test_an_undone_edit_finds_the_render_before_it(store):
     assert found() is None
 
 
-def test_a_key_keeps_its_newest_renders_only(store):
-    data = store / "data.txt"
+def test_a_key_keeps_its_newest_renders_only(empty_cache):
+    data = empty_cache / "data.txt"
     for n in range(page_variants.VARIANTS + 1):
         data.write_text(f"version {n}")
         page_variants.keep(KEY, render(data))
@@ -67,16 +54,16 @@ def test_a_key_keeps_its_newest_renders_only(store):
     assert found() is None
 
 
-def test_keeping_the_same_render_again_adds_no_variant(store):
-    data = store / "data.txt"
+def test_keeping_the_same_render_again_adds_no_variant(empty_cache):
+    data = empty_cache / "data.txt"
     data.write_text("same")
     for _ in range(3):
         page_variants.keep(KEY, render(data))
     assert len(cache.lookup(page_variants.INDEX, KEY)) == 1
 
 
-def test_other_keys_are_apart(store):
-    data = store / "data.txt"
+def test_other_keys_are_apart(empty_cache):
+    data = empty_cache / "data.txt"
     data.write_text("x")
     page_variants.keep(KEY, render(data))
     assert found("another-key") is None
@@ -88,38 +75,38 @@ def _flip(path) -> None:
     path.write_bytes(bytes(data))
 
 
-def test_a_damaged_render_is_named_and_not_used(store):
-    data = store / "data.txt"
+def test_a_damaged_render_is_named_and_not_used(empty_cache):
+    data = empty_cache / "data.txt"
     data.write_text("first")
     own = page_variants.keep(KEY, render(data))
-    _flip(store / "cache" / page_variants.KIND / f"{own}.pickle")
+    _flip(empty_cache / "cache" / page_variants.KIND / f"{own}.pickle")
     assert found() is None
     assert any(d.startswith(f"{page_variants.KIND}/{own}") for d in cache.DAMAGED)
 
 
-def test_a_damaged_index_is_named_and_finds_nothing(store):
-    data = store / "data.txt"
+def test_a_damaged_index_is_named_and_finds_nothing(empty_cache):
+    data = empty_cache / "data.txt"
     data.write_text("first")
     page_variants.keep(KEY, render(data))
-    (index,) = (store / "cache" / page_variants.INDEX).glob("*.pickle")
+    (index,) = (empty_cache / "cache" / page_variants.INDEX).glob("*.pickle")
     _flip(index)
     assert found() is None
     assert any(d.startswith(f"{page_variants.INDEX}/") for d in cache.DAMAGED)
 
 
-def test_a_render_whose_reads_differ_from_its_index_is_not_used(store):
+def test_a_render_whose_reads_differ_from_its_index_is_not_used(empty_cache):
     """The index and the render must agree on what it read (each is checksummed on its own)."""
-    data = store / "data.txt"
+    data = empty_cache / "data.txt"
     data.write_text("first")
     own = page_variants.keep(KEY, render(data))
     other = render(data)
-    other["reads"] = [("file", str(store / "elsewhere"), None)]
+    other["reads"] = [("file", str(empty_cache / "elsewhere"), None)]
     cache.store(page_variants.KIND, own, other)
     assert found() is None
 
 
-def test_nothing_is_found_fresh_or_off(store, monkeypatch):
-    data = store / "data.txt"
+def test_nothing_is_found_fresh_or_off(empty_cache, monkeypatch):
+    data = empty_cache / "data.txt"
     data.write_text("first")
     page_variants.keep(KEY, render(data))
     monkeypatch.setenv("FRESH", "1")
