@@ -106,4 +106,18 @@ def test_where_no_link_can_be_made_the_file_is_written_instead(
         raise OSError(18, "Invalid cross-device link")
 
     monkeypatch.setattr(linked.os, "link", no_link)
-    assert not linked.into_site(str(empty_cache / "site"), URI, big(10))
+    site = empty_cache / "site"
+    (site / URI).parent.mkdir(parents=True)
+    (site / URI).write_bytes(b"an older build's file")
+    assert not linked.into_site(str(site), URI, big(10))
+    assert not (site / URI).exists()  # MkDocs writes a new file, not into a link
+
+
+def test_a_copy_changed_after_the_link_leaves_the_sites_file_alone(empty_cache):
+    """Another build sharing the cache puts other bytes in the cache's copy (a new file): the
+    site linked before keeps the bytes it was checked with."""
+    data = big(11)
+    site = empty_cache / "site"
+    assert linked.into_site(str(site), URI, data)
+    assert linked.into_site(str(empty_cache / "other"), URI, big(12))
+    assert (site / URI).read_bytes() == data

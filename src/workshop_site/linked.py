@@ -4,17 +4,18 @@ MkDocs empties the site folder at each build and writes every generated file aga
 ``mkdocs serve`` the run box's 45 MB model file took about 0.2 s of every rebuild, a seventh of a
 prose edit's (new memory is slow to touch on some machines; a hard link costs nothing). In a
 build that may use the cache, :func:`into_site` keeps such a file once in the cache's
-``site-files/`` (under its path in the site), checks that copy byte for byte against the
-build's bytes at every build (written again, as a new file, when it differs: a damaged or an
-old copy is never served), and hard-links it into the site folder. MkDocs is then given a file
-whose source is that very path, and its copy of it does nothing (``File.copy_file`` passes
-over ``shutil.SameFileError``, there so that plugins may write straight into the site). Where
-no link can be made (the cache on another file system, no hard links), and with ``FRESH=1`` or
-the cache off, the file is written as before.
+``site-files/`` (under its path in the site), hard-links it into the site folder and checks the
+linked file byte for byte against the build's bytes at every build (when they differ, a damaged
+or an old copy, the copy is written again, as a new file, and linked again: it is never
+served). MkDocs is then given a file whose source is that very path, and its copy of it does
+nothing (``File.copy_file`` passes over ``shutil.SameFileError``, there so that plugins may
+write straight into the site). Where no link can be made (the cache on another file system, no
+hard links), and with ``FRESH=1`` or the cache off, the file is written as before.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 from pathlib import Path
@@ -43,14 +44,11 @@ def _holds(path: Path, content: bytes) -> bool:
     return at == len(content)
 
 
-def _kept(uri: str, content: bytes) -> Path:
-    """The cache's copy of ``content``, written again (a new file, in one rename) unless it holds
-    exactly these bytes. A site's file keeps the copy it was linked to."""
-    path = cache.folder() / "site-files" / uri.replace("/", "--")
-    if _holds(path, content):
-        return path
+def _write(path: Path, content: bytes) -> None:
+    """``content`` as the file at ``path``: a new file, put in place in one rename (a site
+    already linked to the old one keeps it), with open's own permissions (0666 less the umask),
+    as MkDocs' write of the file would give it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    # open's own permissions (0666 less the umask), as MkDocs' write of the file would give it
     tmp = path.with_name(f".tmp-{secrets.token_hex(8)}")
     try:
         with tmp.open("xb") as out:
@@ -59,12 +57,14 @@ def _kept(uri: str, content: bytes) -> Path:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return path
 
 
 def into_site(site_dir: str, uri: str, content: str | bytes) -> bool:
     """Whether ``content`` is now at ``uri`` in ``site_dir`` as a link to the cache's copy (then
-    MkDocs is to be given that path as the file's source); False when it is to be written."""
+    MkDocs is to be given that path as the file's source); False when it is to be written.
+
+    The site's file is checked once linked: the bytes checked are those it serves, whatever
+    another build sharing the cache puts in the cache's copy meanwhile."""
     if (
         not isinstance(content, bytes)
         or len(content) < LARGE
@@ -73,11 +73,18 @@ def into_site(site_dir: str, uri: str, content: str | bytes) -> bool:
     ):
         return False
     dest = Path(site_dir) / uri
-    try:
-        kept = _kept(uri, content)
+    copy = cache.folder() / "site-files" / uri.replace("/", "--")
+    with contextlib.suppress(OSError):
         dest.parent.mkdir(parents=True, exist_ok=True)
+        for _ in range(2):
+            dest.unlink(missing_ok=True)
+            if copy.is_file():
+                os.link(copy, dest)
+                if _holds(dest, content):
+                    return True
+                dest.unlink()
+            _write(copy, content)
+    # then written by MkDocs: never through a link to the cache's copy
+    with contextlib.suppress(OSError):
         dest.unlink(missing_ok=True)
-        os.link(kept, dest)
-    except OSError:
-        return False
-    return True
+    return False
