@@ -1,8 +1,8 @@
 """A large generated file linked into the site from the cache, not written at every build.
 
 MkDocs empties the site folder at each build and writes every generated file again: under
-``mkdocs serve`` the run box's 45 MB model file took about 0.2 s of every rebuild, a seventh of a
-prose edit's (new memory is slow to touch on some machines; a hard link costs nothing). In a
+``mkdocs serve`` the run box's 45 MB model file took 0.16 s of every rebuild, about a ninth of
+a prose edit's (new memory is slow to touch on some machines; a hard link costs nothing). In a
 build that may use the cache, :func:`into_site` keeps such a file once in the cache's
 ``site-files/`` (under its path in the site), hard-links it into the site folder and checks the
 linked file byte for byte against the build's bytes at every build (when they differ, a damaged
