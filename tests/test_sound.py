@@ -18,10 +18,15 @@ the second, every other kept page in the third. Every file
 serve serves after each round must be the ``FRESH=1`` build's. It found that serve never ran an
 edited hook (hooks/serve.py now reloads them).
 
-Six full builds in all (serve's first, its three rounds, two ``FRESH=1`` builds: the third round
-puts the first round's tree back). Before issue 29, twelve: a plain cached build after every
-kind of edit, its ``FRESH=1`` build and a damaged one, then serve's first build, rounds of two or
-three builds each (the capture's run made serve build mid-edit) and three ``FRESH=1`` builds.
+Seven builds of the whole site in all (serve's first and one for each of its four rounds, as its
+log shows, and two ``FRESH=1`` builds: the third round puts the first round's tree back). Each
+``FRESH=1`` build starts as soon as its round's edit is made and runs while serve builds the
+same tree (the test took 154 s alone on a 2-core machine with the two one after the other, 102
+to 113 s side by side); it keeps what it computes in a cache folder of its own, so it never mends
+an entry the test damaged before serve finds it. Before issue 29, twelve: a plain cached build
+after every kind of edit, its ``FRESH=1`` build and a damaged one, then serve's first build,
+rounds of two or three builds each (the capture's run made serve build mid-edit) and three
+``FRESH=1`` builds.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -423,8 +429,9 @@ def _round(log: Path, proc, edit) -> str:
 def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
     built_site, tmp_path
 ):
-    """Three rounds of edits under one running serve, each compared file by file with a
-    ``FRESH=1`` build of the same tree (its site_url is serve's address, as serve sets it):
+    """Rounds of edits under one running serve, each compared file by file with a ``FRESH=1``
+    build of the same tree (its site_url is serve's address, as serve sets it; rounds 1 and 2
+    make theirs while serve builds):
 
     1. every kind of edit at once (:func:`_edit_everything`, :func:`_edit_for_reuse`), on a cache
        that the session's build of the unedited project filled (another checkout's entries);
@@ -454,11 +461,30 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
     base = f"http://127.0.0.1:{port}/workshop/"  # SITE_URL's path is serve's mount path
     serve_log = tmp_path / "serve.log"
 
+    # a FRESH=1 build stores what it computes in a folder of its own (never in the entries the
+    # test damages, nor in those serve stores while the two build side by side), and its
+    # compiled modules outside the project (serve would take a new .pyc for an edit)
+    alone = {
+        "WORKSHOP_CACHE": str(tmp_path / "fresh-cache"),
+        "PYTHONPYCACHEPREFIX": str(tmp_path / "fresh-pycache"),
+    }
+
     def fresh_build(dest: Path) -> Path:
         build_site(
-            dest, project=project, FRESH="1", **cache, **{**ENV, "SITE_URL": base}
+            dest, project=project, FRESH="1", **alone, **{**ENV, "SITE_URL": base}
         )
         return dest
+
+    # each FRESH=1 build starts once its round's edit is made, while serve builds the same tree
+    pool = ThreadPoolExecutor(max_workers=1)
+    building: list[Future[Path]] = []
+
+    def then_fresh(edit, dest: Path):
+        def edit_then_build() -> None:
+            edit()
+            building.append(pool.submit(fresh_build, dest))
+
+        return edit_then_build
 
     def everything(side: Path) -> None:
         _edit_everything(side)
@@ -472,7 +498,12 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
             time.time_ns()
         )  # the copied entries keep their dates: what serve stores is newer
         text = _round(
-            serve_log, proc, lambda: _staged(project, tmp_path / "side", everything)
+            serve_log,
+            proc,
+            then_fresh(
+                lambda: _staged(project, tmp_path / "side", everything),
+                tmp_path / "fresh",
+            ),
         )
         assert re.search(r"cache .*: [1-9]\d* result\(s\) read", text), text[-3000:]
         stored = [
@@ -482,7 +513,7 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
             and any(e.stat().st_mtime_ns >= start for e in k.glob("*.pickle"))
         ]
         assert {"experiment", "wheel", "d2", "page"} <= set(stored), stored  # each kind
-        first = fresh_build(tmp_path / "fresh")
+        first = building.pop().result()
         _assert_every_edit_shows(first)
         _assert_served_is_fresh(tmp_path, base, first)
 
@@ -495,10 +526,12 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
             _damage(cache_dir, pages=False)
             _edit_again(project)
 
-        text = _round(serve_log, proc, damaged_again)
+        text = _round(
+            serve_log, proc, then_fresh(damaged_again, tmp_path / "fresh-again")
+        )
         for kind in ("experiment", "wheel", "d2"):
             assert f"computed again: {kind}/" in text, (kind, text[-3000:])
-        again = fresh_build(tmp_path / "fresh-again")
+        again = building.pop().result()
         m1, m2, m3 = (
             (again / name / "index.html").read_text()
             for name in ("module-1", "module-2", "module-3")
@@ -532,6 +565,7 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
         assert "page_reuse: the API page reused" in text, text[-3000:]
         _assert_served_is_fresh(tmp_path, base, first)
     finally:
+        pool.shutdown(cancel_futures=True)
         proc.terminate()
         try:
             proc.wait(timeout=30)
