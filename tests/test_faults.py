@@ -628,32 +628,48 @@ def _publish(project: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.site
-def test_make_site_replaces_site_only_with_a_good_build(project_copy):
-    """Three FRESH=1 builds through ``make site``'s own command, of a small project (the home
-    page and Module 1, which holds the faults)."""
+def test_make_site_replaces_site_only_with_a_good_build(project_copy, tmp_path):
+    """Three FRESH=1 builds through ``make site``'s own command, each of its own copy of a small
+    project (the home page and Module 1, which holds the faults) with the same last good build in
+    its site/, side by side: two that fail (a fence that raises, one that ends the process with
+    exit 0) keep that site and leave no temporary folder; the good one replaces it."""
+    from concurrent.futures import ThreadPoolExecutor
+
     assert "-m workshop_site.publish site" in (ROOT / "Makefile").read_text()
     only_pages(project_copy, "index.md", "module-1.md")
     site = project_copy / "site"
     site.mkdir()
     (site / "index.html").write_text("the last good build\n", encoding="utf-8")
-    page = project_copy / "docs" / "module-1.md"
-    clean = page.read_text(encoding="utf-8")
-    for fence, code, says in [
-        (
-            "m1-raises",
+    faults = {
+        "m1-raises": (
             "raise RuntimeError('deliberately broken')\n",
             "strict build failed",
         ),
-        ("m1-vanish", "import os\nos._exit(0)\n", "stopped before its end"),
-    ]:
-        page.write_text(clean, encoding="utf-8")
-        add_fences(project_copy, "module-1.md", {fence: code})
-        proc = _publish(project_copy)
-        assert proc.returncode != 0 and says in proc.stderr, proc.stderr[-3000:]
-        assert snapshot(site) == {"index.html": "the last good build\n"}, fence
-        assert temporaries(project_copy) == [], fence
-    page.write_text(clean, encoding="utf-8")
-    proc = _publish(project_copy)
+        "m1-vanish": ("import os\nos._exit(0)\n", "stopped before its end"),
+    }
+    copies = {}
+    for fence, (code, _) in faults.items():
+        copies[fence] = tmp_path / fence  # FRESH=1 reads no cache: the copy needs none
+        shutil.copytree(
+            project_copy, copies[fence], ignore=shutil.ignore_patterns(".cache")
+        )
+        add_fences(copies[fence], "module-1.md", {fence: code})
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        runs = {
+            f: pool.submit(_publish, p) for f, p in {**copies, "": project_copy}.items()
+        }
+        procs = {fence: run.result() for fence, run in runs.items()}
+    for fence, (_, says) in faults.items():
+        proc = procs[fence]
+        assert proc.returncode != 0 and says in proc.stderr, (
+            fence,
+            proc.stderr[-3000:],
+        )
+        assert snapshot(copies[fence] / "site") == {
+            "index.html": "the last good build\n"
+        }, fence
+        assert temporaries(copies[fence]) == [], fence
+    proc = procs[""]
     assert proc.returncode == 0, proc.stderr[-3000:]
     # what is published never comes from the cache
     assert "attention_workshop: cache FRESH: 0 result(s) read" in proc.stderr
