@@ -2,13 +2,15 @@
 
 ``python tests/numeric_env_probe.py OUT`` writes the experiment's files into ``OUT/`` (its
 results.log, figures and CSVs, as ``python -m attention_workshop.experiment --out OUT``
-writes them) and the Real heads page's files and quoted values into ``OUT/real-heads/``.
+writes them) and the Real heads page's files and quoted values into ``OUT/real-heads/``, with the
+sha256 of the run box's model file (the float16 weights the site serves: 45 MB, so its hash).
 With ``--product``, it prints one kernel-dependent product at full precision instead: the
 deliberate break that shows the matrix test can fail.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -31,6 +33,7 @@ def main(argv: list[str]) -> int:
         return 0
     from attention_workshop.experiment.cli import main as experiment
     from attention_workshop.experiment.real_heads_page import site_files
+    from attention_workshop.trained import browser
     from workshop_site.real_heads_values import values
 
     out = Path(argv[0])
@@ -44,6 +47,9 @@ def main(argv: list[str]) -> int:
         path.write_text(text, encoding="utf-8")
     values_text = json.dumps(values(), indent=1, sort_keys=True, ensure_ascii=False)
     (heads / "values.json").write_text(values_text + "\n", encoding="utf-8")
+    # computed already for the size the page quotes (values above): its bytes were never compared
+    weights = hashlib.sha256(browser.weights_file()).hexdigest()
+    (heads / "minilm-f16.bin.sha256").write_text(weights + "\n", encoding="utf-8")
     return 0
 
 

@@ -3,8 +3,9 @@ environment this machine can imitate (issue 19).
 
 Each setting runs ``tests/numeric_env_probe.py`` in a fresh process: the experiment's
 results.log, figures and CSVs are compared byte for byte with the committed ``captures/``, and
-the Real heads page's files and quoted values with those of the machine's own environment. A
-difference names the setting, the file and its first differing line.
+the Real heads page's files and quoted values, and the sha256 of the run box's float16 model
+file, with those of the machine's own environment. A difference names the setting, the file and
+its first differing line.
 
 The settings are the ones a reader's machine may choose for itself: which OpenBLAS kernel
 NumPy's BLAS runs (``OPENBLAS_CORETYPE``), which of NumPy's own SIMD loops it dispatches to
@@ -157,8 +158,8 @@ def test_the_machines_own_environment_gives_the_capture(own):
 
 @pytest.mark.parametrize("name", sorted(SETTINGS))
 def test_every_numeric_environment_gives_the_same_bytes(name, own, tmp_path):
-    """results.log, every figure and CSV as captured; the Real heads page's files and values as
-    in the machine's own environment."""
+    """results.log, every figure and CSV as captured; the Real heads page's files and values, and
+    the run box's model file (its sha256), as in the machine's own environment."""
     got = probe(tmp_path / "out", SETTINGS[name])
     found = differences(CAPTURES, got, name)
     found += differences(own / "real-heads", got / "real-heads", name)
