@@ -47,7 +47,8 @@ def main(argv: list[str]) -> int:
         path.write_text(text, encoding="utf-8")
     values_text = json.dumps(values(), indent=1, sort_keys=True, ensure_ascii=False)
     (heads / "values.json").write_text(values_text + "\n", encoding="utf-8")
-    # computed already for the size the page quotes (values above): its bytes were never compared
+    # made already for the size the page quotes (values above); its bytes were compared only
+    # under test_reproducible's one other setting
     weights = hashlib.sha256(browser.weights_file()).hexdigest()
     (heads / "minilm-f16.bin.sha256").write_text(weights + "\n", encoding="utf-8")
     return 0
