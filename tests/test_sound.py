@@ -563,6 +563,11 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
         reused = re.findall(r"page_reuse: (\d+) page\(s\) reused, (\d+) rendered", text)
         assert reused and int(reused[-1][0]) > 0, text[-3000:]
         assert "page_reuse: the API page reused" in text, text[-3000:]
+        # and Material's search kept the entries of unchanged pages (hooks/search_reuse.py)
+        searched = re.findall(
+            r"search_reuse: (\d+) page\(s\)' search entries reused", text
+        )
+        assert searched and int(searched[-1]) > 0, text[-3000:]
         _assert_served_is_fresh(tmp_path, base, first)
     finally:
         pool.shutdown(cancel_futures=True)
