@@ -1,5 +1,7 @@
-"""workshop_site/search_reuse.py: a page's search entries, kept from Material's own index, put back
-in their place give Material's index byte for byte.
+"""workshop_site/search_reuse.py and hooks/search_reuse.py: a page's search entries, kept from
+Material's own index, put back in their place give Material's index byte for byte; the hook,
+driven as MkDocs drives it around Material's own indexing, gives Material's index whichever pages
+it kept, and a kept page's front matter is its own again after the page.
 
 The expected indexes are Material's: its search plugin's ``SearchIndex`` (the pinned version) run
 on small pages, all of them, or one page alone. If Material changes how it writes its index,
@@ -8,13 +10,17 @@ these fail.
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
 from types import SimpleNamespace
 
 import pytest
 from material.plugins.search.plugin import SearchIndex
 
 from workshop_site import search_reuse
+
+from .test_site_quality import _hook
 
 SETTINGS = {
     "lang": ["en"],
@@ -45,6 +51,7 @@ def _page(url: str, title: str, sections: list[str], boost: float = 1.0):
             )
         ],
         meta={"search": {"boost": boost}},
+        file=SimpleNamespace(src_uri=(url.strip("/") or "index") + ".md"),
     )
 
 
@@ -128,3 +135,68 @@ def test_the_key_changes_with_everything_materials_search_reads():
     keys = [search_reuse.key(p, SETTINGS) for p in [*changes, retitled, toc_only]]
     keys.append(search_reuse.key(page, {**SETTINGS, "lang": ["de"]}))
     assert base not in keys and len(set(keys)) == len(keys)
+
+
+def _build(hook, config, pages, site) -> str:
+    """One build as MkDocs runs it: the hook's on_page_context (before Material's search, which
+    skips a page whose front matter says ``search: exclude``), Material's, the hook's
+    on_post_page; Material writes its index, then the hook's on_post_build. The index written."""
+    index = SearchIndex(**SETTINGS)
+    hook.on_config(config)
+    for page in pages:
+        before = copy.deepcopy(page.meta)
+        hook.on_page_context({}, page=page, config=config, nav=None)
+        index.add_entry_from_context(page)  # Material's own step, as its plugin runs it
+        hook.on_post_page("", page=page, config=config)
+        assert page.meta == before  # the page's own front matter again
+    path = site / "search" / "search_index.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(index.generate_search_index(None), encoding="utf-8")
+    hook.on_post_build(config)
+    return path.read_text(encoding="utf-8")
+
+
+def _config(site):
+    settings = {"enabled": True, **SETTINGS}
+    plugin = SimpleNamespace(config=settings)
+    return SimpleNamespace(plugins={"material/search": plugin}, site_dir=str(site))
+
+
+def test_the_hook_gives_materials_index_whichever_pages_it_kept(empty_cache):
+    """Builds with the cache: the first keeps every page's entries, the second puts them all
+    back (Material parses none), the third after one page changed parses that page alone; each
+    index is the one Material makes of the pages as they are."""
+    hook = _hook("search_reuse")
+    common = sys.modules["_workshop_common"]
+    site, pages = empty_cache / "site", [copy.deepcopy(p) for p in PAGES]
+    config = _config(site)
+    common.PROBLEMS.clear()
+    assert _build(hook, config, pages, site) == material_index(PAGES)
+    assert hook._KEPT == {}
+    assert _build(hook, config, pages, site) == material_index(PAGES)
+    assert set(hook._KEPT) == set(ORDER)  # every page's entries came from the cache
+    pages[2] = _page("two/", "Two", ["Values", "Outputs"], boost=4.0)
+    assert _build(hook, config, pages, site) == material_index(pages)
+    assert set(hook._KEPT) == set(ORDER) - {"two/"}
+    assert common.PROBLEMS == {}
+
+
+def test_kept_entries_that_cannot_be_put_back_are_a_problem(empty_cache):
+    """Every page's entries kept, then an index not written as Material writes it: a problem
+    (the strict build fails on it) naming the hook and FRESH=1."""
+    hook = _hook("search_reuse")
+    common = sys.modules["_workshop_common"]
+    site = empty_cache / "site"
+    config = _config(site)
+    common.PROBLEMS.clear()
+    _build(hook, config, [copy.deepcopy(p) for p in PAGES], site)  # keeps every page's
+    hook.on_config(config)
+    for page in [copy.deepcopy(p) for p in PAGES]:
+        hook.on_page_context({}, page=page, config=config, nav=None)
+    path = site / "search" / "search_index.json"
+    path.write_text(json.dumps({"config": {}, "docs": []}), encoding="utf-8")  # spaced
+    hook.on_post_build(config)
+    said = [m for ms in common.PROBLEMS.values() for m in ms]
+    common.PROBLEMS.clear()
+    assert len(said) == 1 and "hooks/search_reuse.py" in said[0], said
+    assert "FRESH=1" in said[0], said
