@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     # imported at each page: the build's fresh package
     from workshop_site import colour_words
+    from workshop_site.page_steps import same  # kept between serve's builds
 
     assets = Path(config.docs_dir) / "assets"
-    for message in colour_words.problems(page.file.src_uri, output, assets):
+    for message in same(colour_words.problems, page.file.src_uri, output, assets):
         common.problem(message, page=page.file.src_uri)
     return output

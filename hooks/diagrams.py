@@ -86,7 +86,9 @@ def on_page_markdown(
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Stable class names for the plugin's random ones; each diagram's background transparent."""
-    return common.diagrams().stable_classes(output, page.file.src_uri)
+    from workshop_site.page_steps import same  # kept between serve's builds
+
+    return same(common.diagrams().stable_classes, output, page.file.src_uri)
 
 
 def on_post_build(config: MkDocsConfig) -> None:

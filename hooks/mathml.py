@@ -34,6 +34,13 @@ def _tex(marked: str) -> str:
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
+    from workshop_site.page_steps import same  # kept between serve's builds
+
+    return same(to_mathml, output, page.file.src_uri)
+
+
+def to_mathml(output: str, src: str) -> str:
+    """Every formula of a page's HTML (page ``src``) as MathML, and its TeX for search."""
     from latex2mathml.converter import convert
 
     def fix(m: re.Match) -> str:
@@ -42,7 +49,7 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
             mathml = convert(tex, display="block" if tag == "div" else "inline")
         except Exception as err:
             raise PluginError(
-                f"docs/{page.file.src_uri}: cannot render the formula {tex!r}: {err}"
+                f"docs/{src}: cannot render the formula {tex!r}: {err}"
             ) from err
         # search reads the TeX below
         mathml = mathml.replace("<math ", "<math data-search-exclude ", 1)

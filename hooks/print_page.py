@@ -48,8 +48,11 @@ def on_page_context(
         raise PluginError(f"docs/{pp.PRINT_PAGE}: the page lacks {pp.MARKER}")
     pages = _learn_pages(nav)
     slugs = {pp.slug(p.file.src_uri): pp.slug(p.file.src_uri) for p in pages}
+    from workshop_site.page_steps import same  # kept between serve's builds
+
     printed = [
-        pp.for_paper(
+        same(
+            pp.for_paper,
             p.content or "",
             pp.slug(p.file.src_uri),
             p.title or pp.slug(p.file.src_uri),

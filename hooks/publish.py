@@ -57,12 +57,14 @@ def machine_paths(project: Path) -> list[str]:
     return sorted((p for p in paths if p not in _GENERAL), key=len, reverse=True)
 
 
-def leaks(text: str, project: Path) -> list[str]:
-    """What ``text`` (a page's plain text) shows that a published page must not: a
-    traceback, a machine path."""
+def leaks(output: str, project: Path) -> tuple[list[str], str]:
+    """What a page's HTML shows that a published page must not (a traceback, a machine path), and
+    the text around the first (highlighted code splits a traceback into spans: tags dropped)."""
+    text = html.unescape(_TAG.sub("", output))
     found = [TRACEBACK] if TRACEBACK in text else []
     found += [p for p in machine_paths(project) if p in text]
-    return found
+    at = text.index(found[0]) if found else 0
+    return found, text[max(0, at - 60) : at + 120]
 
 
 def rendered_pages(config: MkDocsConfig) -> list[str]:
@@ -96,12 +98,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
 
 @event_priority(-100)  # after the other hooks have changed the page
 def on_post_page(output: str, page: Page, config: MkDocsConfig) -> str:
-    # highlighted code splits a traceback into spans: read the text, tags dropped
-    text = html.unescape(_TAG.sub("", output))
-    found = leaks(text, Path(config.config_file_path).parent)
+    from workshop_site.page_steps import same  # kept between serve's builds
+
+    found, context = same(leaks, output, Path(config.config_file_path).parent)
     if found:
-        at = text.index(found[0])
-        context = text[max(0, at - 60) : at + 120]
         common.problem(
             f"docs/{page.file.src_uri}: the page shows {', '.join(repr(f) for f in found)}, "
             f"which a published page must not (a snippet printing an error or a path?): ...{context}...",

@@ -108,8 +108,9 @@ def on_page_markdown(
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     if page.file.src_uri == SOURCE_PAGE:
         from workshop_site import source_page
+        from workshop_site.page_steps import same
 
-        missing = source_page.missing(output)
+        missing = same(source_page.missing, output)
         if missing:
             raise PluginError(
                 f"docs/{SOURCE_PAGE}: the experiment imports {', '.join(missing)}, which the page "

@@ -47,9 +47,10 @@ def on_page_markdown(
         # Markdown put in the page's Markdown: its key holds the text, so not what making it read
         if key in tables:
             from workshop_site.page_reads import checking
+            from workshop_site.page_steps import same
 
             with checking():
-                return tables[key]()
+                return same(tables[key])
         line = sources.line_of(source, offset + m.start())
         known = [*ctx, *tables]
         names = ", ".join(f"{{{{ {n} }}}}" for n in checks.closest(key, known))
@@ -68,7 +69,9 @@ def on_page_markdown(
 @event_priority(-90)
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     src = page.file.src_uri
-    for text in dict.fromkeys(common.checks().unfilled(output)):
+    from workshop_site.page_steps import same  # kept between serve's builds
+
+    for text in dict.fromkeys(same(common.checks().unfilled, output)):
         if text in _reported.get(src, ()):
             continue
         where = common.sources().where_written(src, page.file.content_string, text)

@@ -568,6 +568,9 @@ def test_every_page_served_after_every_kind_of_edit_is_the_fresh_page(
             r"search_reuse: (\d+) page\(s\)' search entries reused", text
         )
         assert searched and int(searched[-1]) > 0, text[-3000:]
+        # and the hooks' steps on unchanged pages were given back (workshop_site/page_steps.py)
+        steps = re.findall(r"page_steps: (\d+) step\(s\) kept", text)
+        assert steps and int(steps[-1]) > 0, text[-3000:]
         _assert_served_is_fresh(tmp_path, base, first)
     finally:
         pool.shutdown(cancel_futures=True)

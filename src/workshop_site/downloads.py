@@ -300,12 +300,6 @@ def _folded(summary: str, rows: list[tuple[str, str]]) -> str:
     )
 
 
-#: The values that are Markdown (hooks/values.py fills ``{{ downloads.table }}`` in an ``md`` exec
-#: fence): the table's text is in the page's Markdown, so in the key its render is kept on, and
-#: what making it reads (every notebook, for its size) is no read of the page's.
-MARKDOWN_VALUES = {"downloads.table": lambda: table()}
-
-
 def table() -> str:
     """Markdown: every download of the site, with what it is and its size, as this build made it.
 
@@ -330,6 +324,12 @@ def table() -> str:
         + _folded(summary, figures)
         + _folded(f"The pages as Jupyter notebooks: {len(books)} files", books)
     )
+
+
+#: The values that are Markdown (hooks/values.py fills ``{{ downloads.table }}`` in an ``md`` exec
+#: fence): the table's text is in the page's Markdown, so in the key its render is kept on, and
+#: what making it reads (every notebook, for its size) is no read of the page's.
+MARKDOWN_VALUES = {"downloads.table": table}
 
 
 def notebook_button(page: str) -> str:

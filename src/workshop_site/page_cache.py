@@ -27,11 +27,11 @@ at the read is not its status at the keep) leaves the render unkept: the next bu
 A render that reported a problem or logged a warning is never kept.
 
 What a reused render gives MkDocs back is the page's HTML as the render made it (every hook's
-``on_page_content`` then runs on it as after a render), its toc, title, anchors and links to
-other pages' anchors (``mkdocs/structure/pages.py``'s fields), and the anchors its render
-registered with autorefs, registered again through autorefs' public ``register_anchor``, and the
-files it left in the site (:mod:`.page_anchors`: which anchors, found by public calls alone; the
-API page's two files from mkdocstrings).
+``on_page_content`` then runs on it as after a render, or gives back what it gave the same HTML,
+:mod:`.page_steps`), its toc, title, anchors and links to other pages' anchors (the fields of
+``mkdocs/structure/pages.py``), the anchors its render registered with autorefs, registered
+again through autorefs' public ``register_anchor``, and the files it left in the site
+(:mod:`.page_anchors`: which anchors, found by public calls; mkdocstrings' two files).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ from .page_reads import (
     recorder,
     snapshot,
 )
+from .page_steps import Steps
 
 __all__ = [
     "Build",
@@ -221,6 +222,9 @@ class Build:
         self.api_key: str | None = None
         self.api_files: dict[str, bytes] | None = None
         KEEPER[:] = [self]  # a Recorded result (a notebook) is kept between builds too
+        self.steps = Steps(
+            self
+        )  # the hooks' steps on a page, kept in memory (.page_steps)
 
     def begin(self) -> None:
         """A page's reads start: its own from here."""
@@ -268,10 +272,8 @@ class Build:
     def find(self, what: object) -> tuple[Any, set[tuple[str, str]]] | None:
         """A :class:`.page_reads.Recorded` result kept by an earlier build, and what it read,
         if every file it read is unchanged."""
-        seen, self.reads.seen = (
-            self.reads.seen,
-            None,
-        )  # the check is no read of the result's
+        seen = self.reads.seen
+        self.reads.seen = None  # the check is no read of the result's
         entry = find(cache.key(RECORDED, self.site, what), self.known)
         self.reads.seen = seen
         return (
@@ -295,6 +297,7 @@ class Build:
     def files(self, site_dir: str) -> None:
         """After every ``on_env``: the files a rendered API page left in the site are kept beside
         it; those of a reused one are written again."""
+        self.steps.report()
         if self.api_files is not None:
             put_back(site_dir, self.api_files)
             log.info("page_reuse: the API page reused, mkdocstrings' files put back")

@@ -115,14 +115,22 @@ def largest_half_gap() -> float:
     return max(rh.half_gaps(facts()))
 
 
+def weights_size() -> int:
+    """The run box's model file's size in bytes (kept on disk apart: the file is 45 MB, read from
+    the cache once per build, to write it into the site)."""
+    from attention_workshop.trained import browser
+
+    return len(cache.call(browser.weights_file))
+
+
 def _browser(f: RealHeads, built: bool) -> dict[str, str]:
     """The run box: the model file's size and type, and what float16 costs in accuracy
     (``built``: ``f`` is the build's own measurements)."""
     from attention_workshop.causal import SmolLM
     from attention_workshop.trained import MiniLM, browser
 
-    # kept on disk, as the build writes it (computing it asks tokenizers of every code point)
-    size = len(cache.call(browser.weights_file))
+    # kept on disk, as the build keeps the file (computing it asks tokenizers of every code point)
+    size = cache.call(weights_size)
     gap = cache.call(largest_half_gap) if built else max(rh.half_gaps(f))
     return {
         "file_mb": fmt.fixed(size / 1e6, 1),
