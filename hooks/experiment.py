@@ -76,15 +76,25 @@ def on_pre_build(config: MkDocsConfig) -> None:
 
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    from workshop_site.linked import into_site
+    from workshop_site.linked import into_site, link_known
 
-    for path, text in common.pages().generated_files().items():
+    site = common.pages()
+    for path, text in site.generated_files(large=False).items():
         if into_site(config.site_dir, path, text):  # MkDocs' copy of it does nothing
-            where = os.path.join(config.site_dir, path)
-            files.append(File.generated(config, path, abs_src_path=where))
+            files.append(File.generated(config, path, abs_src_path=_in(config, path)))
         else:
             files.append(File.generated(config, path, content=text))
+    # the model file: its copy in the cache linked when it has the bytes' hash (read once)
+    for path, (sha256, make) in site.large_files().items():
+        if link_known(config.site_dir, path, sha256, make):
+            files.append(File.generated(config, path, abs_src_path=_in(config, path)))
+        else:
+            files.append(File.generated(config, path, content=make()))
     return files
+
+
+def _in(config: MkDocsConfig, path: str) -> str:
+    return os.path.join(config.site_dir, path)
 
 
 # after every other post-build step: code run outside a build (a test, the CLI) never uses the cache

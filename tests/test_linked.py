@@ -121,3 +121,43 @@ def test_a_copy_changed_after_the_link_leaves_the_sites_file_alone(empty_cache):
     assert linked.into_site(str(site), URI, data)
     assert linked.into_site(str(empty_cache / "other"), URI, big(12))
     assert (site / URI).read_bytes() == data
+
+
+# ------------------------------------------------- link_known: checked against the bytes' hash
+def sha(data: bytes) -> str:
+    """The hash, computed here with hashlib (the expected value comes from outside linked.py)."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_a_file_known_by_its_hash_is_linked_and_made_only_when_its_copy_is_wrong(
+    empty_cache,
+):
+    data, made = big(13), []
+
+    def make() -> bytes:
+        made.append(1)
+        return data
+
+    site = empty_cache / "site"
+    assert linked.link_known(str(site), URI, sha(data), make)
+    assert (site / URI).read_bytes() == data and (site / URI).stat().st_nlink == 2
+    assert len(made) == 1  # no copy yet: made once
+    assert linked.link_known(str(site), URI, sha(data), make)
+    assert len(made) == 1  # the copy has the hash: the bytes are not made again
+    kept = next((empty_cache / "cache" / "site-files").iterdir())
+    for wrong in (bytes([data[0] ^ 1]) + data[1:], data[:-1], b""):
+        kept.write_bytes(wrong)  # in place: damaged, or shorter
+        assert linked.link_known(str(empty_cache / "b"), URI, sha(data), make)
+        assert (empty_cache / "b" / URI).read_bytes() == data
+    assert len(made) == 4
+
+
+def test_bytes_not_of_the_hash_are_never_linked(empty_cache, monkeypatch):
+    site = empty_cache / "site"
+    assert not linked.link_known(str(site), URI, sha(b"other"), lambda: big(14))
+    assert not (site / URI).exists()  # MkDocs writes the bytes the build made
+    monkeypatch.setenv("FRESH", "1")
+    assert not linked.link_known(str(site), URI, sha(big(15)), lambda: big(15))
+    assert not (site / URI).exists()

@@ -11,18 +11,23 @@ served). MkDocs is then given a file whose source is that very path, and its cop
 nothing (``File.copy_file`` passes over ``shutil.SameFileError``, there so that plugins may
 write straight into the site). Where no link can be made (the cache on another file system, no
 hard links), and with ``FRESH=1`` or the cache off, the file is written as before.
+:func:`link_known` checks the linked file against the SHA-256 of its bytes instead, a result the
+build keeps on disk: a rebuild then reads the model file once (to hash it), not three times (the
+cache's entry, its checksum, the comparison).
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 
 from attention_workshop.experiment import cache
 
-__all__ = ["LARGE", "into_site"]
+__all__ = ["LARGE", "into_site", "link_known"]
 
 #: Files from this many bytes are linked; smaller ones cost less to write than to check.
 LARGE = 4_000_000
@@ -65,12 +70,34 @@ def into_site(site_dir: str, uri: str, content: str | bytes) -> bool:
 
     The site's file is checked once linked: the bytes checked are those it serves, whatever
     another build sharing the cache puts in the cache's copy meanwhile."""
-    if (
-        not isinstance(content, bytes)
-        or len(content) < LARGE
-        or not cache.enabled()
-        or cache.fresh()
-    ):
+    if not isinstance(content, bytes) or len(content) < LARGE:
+        return False
+    return _link(site_dir, uri, lambda path: _holds(path, content), lambda: content)
+
+
+def link_known(site_dir: str, uri: str, sha256: str, make: Callable[[], bytes]) -> bool:
+    """:func:`into_site` for a file whose bytes' SHA-256 the build knows without its bytes (a
+    result of its own, kept on disk): the linked file is checked against that hash, and the bytes
+    are made (``make()``) only when the cache's copy is missing or wrong. Under ``mkdocs serve``
+    the run box's model file is then read once per rebuild, to hash it, not three times."""
+
+    def holds(path: Path) -> bool:
+        h = hashlib.sha256()
+        try:
+            with path.open("rb", buffering=0) as f:
+                while chunk := f.read(_CHUNK):
+                    h.update(chunk)
+        except OSError:
+            return False
+        return h.hexdigest() == sha256
+
+    return _link(site_dir, uri, holds, make)
+
+
+def _link(
+    site_dir: str, uri: str, holds: Callable[[Path], bool], make: Callable[[], bytes]
+) -> bool:
+    if not cache.enabled() or cache.fresh():
         return False
     dest = Path(site_dir) / uri
     copy = cache.folder() / "site-files" / uri.replace("/", "--")
@@ -80,10 +107,10 @@ def into_site(site_dir: str, uri: str, content: str | bytes) -> bool:
             dest.unlink(missing_ok=True)
             if copy.is_file():
                 os.link(copy, dest)
-                if _holds(dest, content):
+                if holds(dest):
                     return True
                 dest.unlink()
-            _write(copy, content)
+            _write(copy, make())
     # then written by MkDocs: never through a link to the cache's copy
     with contextlib.suppress(OSError):
         dest.unlink(missing_ok=True)

@@ -8,6 +8,7 @@ is rounded down (:func:`_at_least`), so it stays a bound.
 
 from __future__ import annotations
 
+import hashlib
 import math
 
 import numpy as np
@@ -121,6 +122,14 @@ def weights_size() -> int:
     from attention_workshop.trained import browser
 
     return len(cache.call(browser.weights_file))
+
+
+def weights_sha256() -> str:
+    """The SHA-256 of the run box's model file (kept on disk apart: the site's copy is checked
+    against it, hooks/experiment.py)."""
+    from attention_workshop.trained import browser
+
+    return hashlib.sha256(cache.call(browser.weights_file)).hexdigest()
 
 
 def _browser(f: RealHeads, built: bool) -> dict[str, str]:

@@ -10,7 +10,9 @@ one build at most.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 
 from attention_workshop.experiment import (
     cache,
@@ -33,6 +35,7 @@ __all__ = [
     "runs",
     "context",
     "generated_files",
+    "large_files",
     "stale_captures",
     "sentence_problems",
     "plain_roles",
@@ -89,10 +92,18 @@ _CONTEXT: tuple[Results, dict[str, str]] | None = None
 MINILM_PATH = f"{GENERATED}/minilm/{browser.FILE_NAME}"
 
 
-def generated_files() -> dict[str, str | bytes]:
+def large_files() -> dict[str, tuple[str, Callable[[], bytes]]]:
+    """The files too large to read whole at every build (the browser's model file), by path in
+    the site: the SHA-256 of their bytes (kept on disk, on their code, as the bytes are), and how
+    to make the bytes (hooks/experiment.py links the cache's copy, checked against the hash)."""
+    weights = functools.partial(cache.call, browser.weights_file)
+    return {MINILM_PATH: (cache.call(real_heads_values.weights_sha256), weights)}
+
+
+def generated_files(large: bool = True) -> dict[str, str | bytes]:
     """Every file the build writes into the site: results.log, figures, CSVs, the JSON of
-    the interactive pages, and the browser's model file (bytes, :data:`MINILM_PATH`). Keys are
-    paths inside the site (``generated/...``)."""
+    the interactive pages, and the browser's model file (bytes, :data:`MINILM_PATH`; left out
+    with ``large=False``: :func:`large_files`). Keys are paths inside the site (``generated/...``)."""
     r = results()
     files: dict[str, str | bytes] = {
         f"{GENERATED}/{name}": text
@@ -112,7 +123,8 @@ def generated_files() -> dict[str, str | bytes]:
                 raise ValueError(f"{path!r} is written twice by the build")
             files[path] = text
     # the weights in float16 for the run box, kept on disk on their code as the figures are
-    files[MINILM_PATH] = cache.call(browser.weights_file)
+    for path, (_, make) in large_files().items() if large else ():
+        files[path] = make()
     return files
 
 
