@@ -128,7 +128,7 @@ def test_the_same_cells_give_the_same_bytes(tmp_path):
 
 def _render():
     """Markdown to HTML as the site does it: mkdocs.yml's extensions (what markdown-exec renders output with),
-    then hooks/mathml.py's formulas."""
+    then hooks/mathml.py's formulas (its ``on_page_content`` gives a page's HTML to ``to_mathml``)."""
     import importlib.util
 
     import markdown
@@ -146,9 +146,7 @@ def _render():
 
     def render(text: str) -> str:
         md.reset()
-        return mathml.on_page_content(
-            md.convert(text), page=None, config=None, files=None
-        )
+        return mathml.to_mathml(md.convert(text), "a notebook's cell")
 
     return render
 
