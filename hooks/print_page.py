@@ -41,6 +41,8 @@ def _learn_pages(nav: Navigation) -> list[Page]:
 def on_page_context(
     context: dict, page: Page, config: MkDocsConfig, nav: Navigation
 ) -> dict:
+    from workshop_site.page_steps import same  # kept between serve's builds
+
     pp = common.print_page()
     if page.file.src_uri != pp.PRINT_PAGE:
         return context
@@ -48,8 +50,6 @@ def on_page_context(
         raise PluginError(f"docs/{pp.PRINT_PAGE}: the page lacks {pp.MARKER}")
     pages = _learn_pages(nav)
     slugs = {pp.slug(p.file.src_uri): pp.slug(p.file.src_uri) for p in pages}
-    from workshop_site.page_steps import same  # kept between serve's builds
-
     printed = [
         same(
             pp.for_paper,
