@@ -116,20 +116,14 @@ def largest_half_gap() -> float:
     return max(rh.half_gaps(facts()))
 
 
-def weights_size() -> int:
-    """The run box's model file's size in bytes (kept on disk apart: the file is 45 MB, read from
-    the cache once per build, to write it into the site)."""
+def weights_file_facts() -> tuple[int, str]:
+    """The run box's model file's size in bytes and the SHA-256 of its bytes, kept on disk apart
+    (the file is 45 MB): the page quotes the size, and the site's copy of the file is checked
+    against the hash (hooks/experiment.py)."""
     from attention_workshop.trained import browser
 
-    return len(cache.call(browser.weights_file))
-
-
-def weights_sha256() -> str:
-    """The SHA-256 of the run box's model file (kept on disk apart: the site's copy is checked
-    against it, hooks/experiment.py)."""
-    from attention_workshop.trained import browser
-
-    return hashlib.sha256(cache.call(browser.weights_file)).hexdigest()
+    data = cache.call(browser.weights_file)
+    return len(data), hashlib.sha256(data).hexdigest()
 
 
 def _browser(f: RealHeads, built: bool) -> dict[str, str]:
@@ -139,7 +133,7 @@ def _browser(f: RealHeads, built: bool) -> dict[str, str]:
     from attention_workshop.trained import MiniLM, browser
 
     # kept on disk, as the build keeps the file (computing it asks tokenizers of every code point)
-    size = cache.call(weights_size)
+    size = cache.call(weights_file_facts)[0]
     gap = cache.call(largest_half_gap) if built else max(rh.half_gaps(f))
     return {
         "file_mb": fmt.fixed(size / 1e6, 1),
