@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import _log_filters
 import _workshop_common as common
 from mkdocs.plugins import event_priority
 
@@ -52,9 +53,7 @@ class _NameSnippet(logging.Filter):
 
 @event_priority(100)  # before the plugins' on_config, like the other hooks' set-up
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
-    for handler in logging.getLogger("mkdocs").handlers:
-        if not any(isinstance(f, _NameSnippet) for f in handler.filters):
-            handler.addFilter(_NameSnippet())
+    _log_filters.install(_NameSnippet())
     return config
 
 

@@ -9,9 +9,9 @@ stays up (``os._exit`` cannot be stopped: ``make site`` and the tests then find 
 marker, hooks/publish.py). A snippet that raises is also a problem the strict build counts.
 
 **One of the project's two exceptions to "nothing patched"** (the other is in hooks/serve.py):
-markdown-exec has no public way to see a ``BaseException``, so its ``exec_python`` is wrapped
-once per process; when markdown-exec renames it, the build stops saying so, and
-tests/test_faults.py's ``SystemExit`` test fails.
+markdown-exec has no public way to see a ``BaseException``, so its ``exec_python`` is wrapped at
+each build, in place of an earlier build's wrapper; when markdown-exec renames it, the build
+stops saying so, and tests/test_faults.py's ``SystemExit`` test fails.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import _log_filters
 import _workshop_common as common
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -57,7 +58,7 @@ def _guarded(exec_python: Callable[..., None]) -> Callable[..., None]:
             # the snippet's own frames, so markdown-exec's report shows its lines
             raise stopped.with_traceback(err.__traceback__) from None
 
-    exec_guarded.workshop_guard = True  # type: ignore[attr-defined]
+    exec_guarded.workshop_unguarded = exec_python  # type: ignore[attr-defined]
     return exec_guarded
 
 
@@ -82,8 +83,9 @@ def _guard_snippets() -> None:
             f"hooks/snippet_errors.py: {_RUNNER}.exec_python is gone (markdown-exec changed); "
             "snippets that raise SystemExit would end the build silently: update the hook"
         )
-    if not getattr(current, "workshop_guard", False):
-        runner.exec_python = _guarded(current)
+    # this build's guard, which reports to this build's problems with this build's page (serve
+    # loads the hooks again at each build): an earlier build's guard is taken off first
+    runner.exec_python = _guarded(getattr(current, "workshop_unguarded", current))
 
 
 class _NamePage(logging.Filter):
@@ -101,9 +103,7 @@ class _NamePage(logging.Filter):
 @event_priority(100)  # before the plugins' on_config, like the other hooks' set-up
 def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _guard_snippets()
-    for handler in logging.getLogger("mkdocs").handlers:
-        if not any(isinstance(f, _NamePage) for f in handler.filters):
-            handler.addFilter(_NamePage())
+    _log_filters.install(_NamePage())
     return config
 
 

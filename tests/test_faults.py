@@ -362,15 +362,40 @@ def test_serve_answers_every_error_on_every_page_every_time_and_recovers(
             + "\n{{ nope.value }}\n",
             encoding="utf-8",
         )
+        fence_line = (
+            page.read_text(encoding="utf-8")
+            .splitlines()
+            .index('```python exec="1" id="m1-exit"')
+            + 1
+        )
+        seen = 0
         for n in (1, 2):
             if n == 2:  # the same edit again
                 page.write_text(page.read_text() + "\n", encoding="utf-8")
-            _wait_for(log, failed, 2 + n, proc)
-            text = log.read_text(encoding="utf-8")[start:]
-            assert len(re.findall(r"docs/module-1\.md: .*'m1-exit'", text)) == n
-            assert text.count("SystemExit(3)") >= n
-            unknown = re.findall(r"(?:ERROR|WARNING).*nope\.value", text)
-            assert len(unknown) == n, text[-3000:]
+            builds = _failed_builds(log, start, seen + 1, proc)
+            seen = len(builds)
+            for build in builds:
+                # each failed rebuild logs the snippet's page and line once, with one page in
+                # front of markdown-exec's report (each build's hooks, not an earlier build's,
+                # name the page: serve loads them again at each build), and counts it as a problem
+                raised = f"docs/module-1.md:{fence_line}: code block 'm1-exit' raised SystemExit(3)"
+                assert build.count(f"WARNING -  {raised}\n") == 1, build[-3000:]
+                said = build.split(failed)[1]
+                assert raised in said, said[:3000]
+                exec_report = re.findall(
+                    r"WARNING -  (.*)Execution of python code block 'm1-exit' (.*) exited",
+                    build,
+                )
+                assert exec_report == [
+                    (
+                        "docs/module-1.md: markdown_exec: ",
+                        f"(snippets/faults/m1-exit.py, fence at docs/module-1.md:{fence_line})",
+                    )
+                ], exec_report
+                unknown = re.findall(
+                    r"(?:ERROR|WARNING).*nope\.value", build.split(failed)[0]
+                )
+                assert len(unknown) == 1, build[-3000:]
         assert proc.poll() is None, "mkdocs serve ended"
     finally:
         proc.terminate()
@@ -381,6 +406,29 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def _failed_builds(
+    log: Path, start: int, count: int, proc: subprocess.Popen
+) -> list[str]:
+    """The log of each rebuild after ``start`` that failed, once at least ``count`` have: each
+    from its "Building documentation..." to its browsers' reload, its failure's report in full
+    (a deadline, not a timing; a save seen twice may make one more)."""
+    deadline = time.monotonic() + 600
+    while True:
+        text = log.read_text(encoding="utf-8", errors="replace")[start:]
+        builds = [
+            b.split("Reloading browsers")[0]
+            for b in text.split("Building documentation...")[1:]
+            if "The build failed" in b and "Reloading browsers" in b
+        ]
+        if len(builds) >= count:
+            return builds
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(
+                f"no {count} failed rebuild(s) in the log:\n{text[-3000:]}"
+            )
+        time.sleep(0.5)
 
 
 def _wait_for(log: Path, pattern: str, count: int, proc: subprocess.Popen) -> None:
