@@ -46,6 +46,21 @@ def _table_name(before: str, table: str) -> str:
     return f"table: {', '.join(heads[:6])}" if heads else "table"
 
 
+def _listing_name(before: str, table: str) -> str | None:
+    """A code listing's name (Pygments' table of line numbers beside the code): its file, or the
+    lines of results.log it quotes; None for any other table."""
+    if 'class="highlighttable"' not in table[:100]:
+        return None
+    file = re.search(r'<span class="filename">(.*?)</span>', table, re.S)
+    if file:
+        return f"code: {plain_text(file.group(1))}"
+    numbers = re.findall(r'<span class="normal">\s*(\d+)</span>', table)
+    lines = f"lines {numbers[0]} to {numbers[-1]}" if numbers else ""
+    if re.search(r'<section class="log-excerpt"[^>]*>\s*$', before[-200:]):
+        return ", ".join(filter(None, ("results.log", lines)))
+    return ", ".join(filter(None, ("code", lines)))
+
+
 def _keys(table: str) -> str:
     """``data-keys="2"`` when the column after the first has a bold heading (a second key column), else nothing."""
     heads = re.findall(r"<th\b[^>]*>(.*?)</th>", table.split("</tr>")[0], re.S)
@@ -66,16 +81,20 @@ def scroll_regions(output: str) -> str:
         keys = _keys(m.group(1))
         return f'<div class="workshop-scroll" tabindex="0" role="region" aria-label="{name}"{keys}>{m.group(0)}</div>'
 
+    boxed = _TABLE.sub(box, output)
+
     def label(m: re.Match) -> str:
+        # the whole table, to its end: its name may come from its headings or its lines
+        table = boxed[m.start(2) : boxed.find("</table>", m.end()) + len("</table>")]
         name = html.escape(
             f"table: {plain_text(m.group(3))}"
             if m.group(3)
-            else _table_name("", m.group(0) + "</table>"),
+            else _listing_name(boxed[: m.start()], table) or _table_name("", table),
             quote=True,
         )
         return f'<div class="{m.group(1)}" tabindex="0" role="region" aria-label="{name}">{m.group(2)}'
 
-    return _BOXED_TABLE.sub(label, _TABLE.sub(box, output))
+    return _BOXED_TABLE.sub(label, boxed)
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
