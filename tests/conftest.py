@@ -463,6 +463,24 @@ def copy_project(dest: Path) -> Path:
     return dest
 
 
+def load_hook(name: str):
+    """hooks/<name>.py, loaded as MkDocs loads a hook at each build: by path, under the name
+    mkdocs.yml gives it, with hooks/ on sys.path while it runs."""
+    import importlib.util
+
+    hooks = ROOT / "hooks"
+    spec = importlib.util.spec_from_file_location(
+        f"hooks/{name}.py", hooks / f"{name}.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(hooks))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(hooks))
+    return module
+
+
 def only_pages(project: Path, *pages: str) -> Path:
     """Make ``project`` (a copy) a small project: its build renders only ``pages`` (paths under
     docs/), with the same hooks, plugins, overrides and mkdocs.yml settings.

@@ -13,13 +13,12 @@ import importlib
 import importlib.util
 import logging
 import sys
-from pathlib import Path
-from types import ModuleType
 
 import pytest
 from mkdocs.plugins import get_plugin_logger
 
-HOOKS = Path(__file__).resolve().parent.parent / "hooks"
+from .conftest import load_hook
+
 RUNNER = "markdown_exec._internal.formatters.python"
 
 
@@ -28,18 +27,6 @@ def _new_build() -> None:
     helpers = ("_workshop_common", "_workshop_fresh", "_log_filters")
     for helper in [m for m in sys.modules if m in helpers]:
         del sys.modules[helper]
-
-
-def _load(name: str) -> ModuleType:
-    """hooks/<name>.py loaded as MkDocs loads it at each build."""
-    spec = importlib.util.spec_from_file_location(f"hooks/{name}", HOOKS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(HOOKS))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(HOOKS))
-    return module
 
 
 class _Kept(logging.Handler):
@@ -80,7 +67,7 @@ def test_the_latest_builds_hooks_name_a_failing_snippets_page_and_count_it(kept)
         "third.md",
     ):  # three builds of a serve session
         _new_build()
-        names, errors = _load("fences"), _load("snippet_errors")
+        names, errors = load_hook("fences"), load_hook("snippet_errors")
         assert names.common is errors.common
         names.on_config(None)
         errors.on_config(None)

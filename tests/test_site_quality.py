@@ -23,6 +23,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 import pytest
 
+from .conftest import load_hook
 from .sweep import DETAILS, LOADED, probe
 
 # ---------------------------------------------------------------------------- reading the site
@@ -491,26 +492,8 @@ def test_every_heatmap_prints_its_values(built_site):
 # ---------------------------------------------------------------------------- scroll boxes
 
 
-def _hook(name: str):
-    """hooks/<name>.py, loaded as MkDocs loads a hook: by path, with hooks/ on sys.path while it runs."""
-    import importlib.util
-    import sys
-
-    hooks = Path(__file__).resolve().parent.parent / "hooks"
-    spec = importlib.util.spec_from_file_location(
-        f"hooks/{name}.py", hooks / f"{name}.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(hooks))
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(hooks))
-    return module
-
-
 def test_tables_get_a_named_keyboard_reachable_box():
-    out = _hook("tables").scroll_regions(
+    out = load_hook("tables").scroll_regions(
         "<p>x</p><table>\n<thead><tr><th></th><th>the</th><th>river</th></tr></thead><tbody></tbody></table>"
         '<span class="doc-section-title">Parameters:</span><table><thead><tr><th>Name</th></tr></thead></table>'
         '<div class="ins-matrix"><table class="ins-grid"><caption>Q (head 1)</caption></table></div>'
@@ -544,7 +527,7 @@ def test_tables_get_a_named_keyboard_reachable_box():
 def test_a_bold_second_heading_makes_a_second_key_column():
     """A bold heading right after the first column (the dot product, the lean) keeps that column in
     view too: its box says ``data-keys="2"``; a bold heading further right, or none, says nothing."""
-    tables = _hook("tables")
+    tables = load_hook("tables")
     second = tables.scroll_regions(
         "<table><thead><tr><th>pair</th><th><strong>dot product</strong></th><th>water</th></tr></thead></table>"
     )
