@@ -62,6 +62,27 @@ def test_a_memo_added_to_a_module_later_is_found(module):
     assert id(late) in page_reads.memos()
 
 
+def test_only_the_two_packages_memos_are_looked_at(monkeypatch):
+    """A memo in either package's modules, the packages themselves included, and none in a
+    module whose name only starts the same (``workshop_site_extra``) or holds it further on."""
+    found = {}
+    for name in (
+        "attention_workshop",
+        "workshop_site._test_sub.deeper",
+        "workshop_site_extra",
+        "other.workshop_site",
+        "attention_workshopx.y",
+    ):
+        mod = types.ModuleType(name)
+        mod.memo = found[name] = functools.lru_cache(lambda x: x)
+        monkeypatch.setitem(sys.modules, name, mod)
+    seen = page_reads.memos()
+    assert [n for n, m in found.items() if id(m) in seen] == [
+        "attention_workshop",
+        "workshop_site._test_sub.deeper",
+    ]
+
+
 class Keeper:
     """A build's keeper in memory: what was kept, by what the result is keyed on."""
 
