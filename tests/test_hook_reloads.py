@@ -92,3 +92,25 @@ def test_the_latest_builds_hooks_name_a_failing_snippets_page_and_count_it(kept)
     ), kept.messages
     kinds = [type(f).__qualname__ for f in kept.filters]
     assert sorted(kinds) == ["_NamePage", "_NameSnippet"], kinds
+
+
+def test_a_hook_that_does_not_compile_is_named_with_its_line_and_no_traceback(
+    tmp_path, monkeypatch
+):
+    """A save that breaks a hook's syntax fails before any hook runs, so no hook keeps the error:
+    serve's page and log then say what Python says, the hook's path in the project (not this
+    machine's), its line and a caret under the code; it said "SyntaxError: invalid syntax
+    (tables.py, line 105)"."""
+    serve = load_hook("serve")
+    monkeypatch.setattr(serve, "HOOKS", tmp_path / "hooks")  # a project in tmp_path
+    path = tmp_path / "hooks" / "tables.py"
+    path.parent.mkdir()
+    path.write_text("x = 1\ndef broken(:\n", encoding="utf-8")
+    with pytest.raises(SyntaxError) as broken:
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+    said = serve.said(broken.value).splitlines()
+    assert said[0].strip() == 'File "hooks/tables.py", line 2', said
+    assert said[1].strip() == "def broken(:" and said[2].strip() == "^", said
+    assert said[-1] == "SyntaxError: invalid syntax", said
+    assert str(tmp_path) not in "\n".join(said), said
+    assert serve.said(ValueError("a plain error")) == "ValueError: a plain error"
