@@ -22,8 +22,8 @@ import pytest
 
 from workshop_site import fonts
 
+from .conftest import load_hook
 from .sweep import DETAILS, probe
-from .test_site_quality import _hook
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "docs" / "assets" / "fonts" / "latinmodern-math.otf"
@@ -269,7 +269,7 @@ def test_the_hook_reports_what_the_subset_lacks_as_a_problem_of_the_first_page(
 ):
     """hooks/fonts.py as MkDocs runs it, the subset cut without U+221A: one problem, on the
     first page of the nav that draws a root (module-2 before module-1 here, against path order)."""
-    hook = _hook("fonts")
+    hook = load_hook("fonts")
     common = sys.modules["_workshop_common"]
     site = tmp_path / "site"
     written = {"index.html": "<p>home</p>", "module-1/index.html": ROOT_PAGE}

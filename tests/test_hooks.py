@@ -11,7 +11,7 @@ import logging
 import sys
 from types import SimpleNamespace
 
-from .test_site_quality import _hook
+from .conftest import load_hook
 
 
 def common():
@@ -24,7 +24,7 @@ def page(src: str, markdown: str = "") -> SimpleNamespace:
 
 
 def test_a_build_that_is_not_strict_shows_the_pages_problems_and_the_sites():
-    problems = _hook("problems")
+    problems = load_hook("problems")
     problems.on_pre_build(SimpleNamespace())
     common().problem("captures/ is stale: run `make captures`")
     common().problem("docs/a.md:3: unknown value {{ x.y }}", page="a.md")
@@ -52,7 +52,7 @@ def test_a_build_that_is_not_strict_shows_the_pages_problems_and_the_sites():
 
 
 def test_an_exec_fence_without_an_id_is_a_problem_with_an_id_to_write(caplog):
-    fences = _hook("fences")
+    fences = load_hook("fences")
     common().PROBLEMS.clear()
     md = "\n".join(
         [
@@ -80,7 +80,7 @@ def test_an_exec_fence_without_an_id_is_a_problem_with_an_id_to_write(caplog):
 
 
 def test_a_formula_written_over_several_lines_is_indexed_on_one():
-    mathml = _hook("mathml")
+    mathml = load_hook("mathml")
     html = '<div class="arithmatex">\\[\n\\text{out} =\n  \\operatorname{softmax}(x)\n\\]</div>'
     out = mathml.on_page_content(html, page("m.md"), SimpleNamespace(), None)
     assert (
@@ -93,7 +93,7 @@ def test_a_quiet_strict_build_sees_mkdocs_own_warnings_and_stays_quiet():
     """Under ``-q`` MkDocs sets its logger to ERROR and drops warnings before anything counts
     them (mkdocs#4126): the hook lets them through to itself, keeps the terminal's handler
     quiet, leaves the project's own problems to PROBLEMS, and puts every level back."""
-    problems = _hook("problems")
+    problems = load_hook("problems")
     top, terminal = logging.getLogger("mkdocs"), logging.StreamHandler(io.StringIO())
     before = top.level
     top.addHandler(terminal)

@@ -20,7 +20,7 @@ from material.plugins.search.plugin import SearchIndex
 
 from workshop_site import search_reuse
 
-from .test_site_quality import _hook
+from .conftest import load_hook
 
 SETTINGS = {
     "lang": ["en"],
@@ -166,7 +166,7 @@ def test_the_hook_gives_materials_index_whichever_pages_it_kept(empty_cache):
     """Builds with the cache: the first keeps every page's entries, the second puts them all
     back (Material parses none), the third after one page changed parses that page alone; each
     index is the one Material makes of the pages as they are."""
-    hook = _hook("search_reuse")
+    hook = load_hook("search_reuse")
     common = sys.modules["_workshop_common"]
     site, pages = empty_cache / "site", [copy.deepcopy(p) for p in PAGES]
     config = _config(site)
@@ -184,7 +184,7 @@ def test_the_hook_gives_materials_index_whichever_pages_it_kept(empty_cache):
 def test_kept_entries_that_cannot_be_put_back_are_a_problem(empty_cache):
     """Every page's entries kept, then an index not written as Material writes it: a problem
     (the strict build fails on it) naming the hook and FRESH=1."""
-    hook = _hook("search_reuse")
+    hook = load_hook("search_reuse")
     common = sys.modules["_workshop_common"]
     site = empty_cache / "site"
     config = _config(site)
