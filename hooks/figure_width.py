@@ -3,7 +3,8 @@
 A figure's SVG image gets the least width at which its text is still readable (read from the SVG
 itself), inside a box that scrolls sideways, with its "scroll →" cue, when the column is narrower:
 a phone reader reads the figure on the page instead of opening it full size
-(``workshop_site.legible`` has the rule).
+(``workshop_site.legible`` has the rule). A caption's "·" between its links stays at the end of a
+line, never at the start of the next (``legible.glue_separators``).
 """
 
 from __future__ import annotations
@@ -25,4 +26,4 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
         file = files.get_file_from_path(path)
         return file.content_string if file is not None else None
 
-    return legible.widen(output, page.url, read)
+    return legible.glue_separators(legible.widen(output, page.url, read))

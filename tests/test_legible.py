@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from workshop_site import legible
 
 #: 300 units wide, its smallest printed text 10 units: at 330 px, 10 units are 11 px (330 / 300 * 10).
@@ -68,3 +72,44 @@ def test_widen_boxes_an_inline_diagram_by_its_light_drawing() -> None:
         in out
     )
     assert out.index("</div></div></div><figcaption>") > 0
+
+
+CAPTIONED = (
+    "<p>river · bank</p>\n<figure><figcaption><strong>A.</strong> "
+    '<a href="a.svg">Open full size</a> · <a href="a.svg" download>Download SVG</a>\n'
+    '· <a href="a.csv" download>numbers as CSV</a></figcaption></figure>'
+)
+
+
+def test_a_captions_separators_are_glued_to_the_link_before_them() -> None:
+    """Each " · " of a caption (a line break before the dot too) gets a no-break space before
+    its dot; the prose's dot product outside the caption keeps its spaces."""
+    glued = legible.glue_separators(CAPTIONED)
+    assert glued.count("</a>\u00a0· <a") == 2
+    assert glued.startswith("<p>river · bank</p>")
+    assert legible.glue_separators(glued) == glued
+    assert legible.loose_separators(CAPTIONED) == [
+        "A. Open full size · Download SVG\n· numbers as CSV"
+    ]
+    assert legible.loose_separators(glued) == []
+
+
+@pytest.mark.site
+def test_no_caption_of_the_site_can_start_a_line_with_a_separator(built_site) -> None:
+    """Every built page: no figure caption holds a "·" that a line could start with, and the
+    site's captions hold glued ones (a figure's three downloads, a diagram's D2 source). The
+    same pages with the no-break spaces put back to plain ones are each named."""
+    from .test_site_quality import site_pages
+
+    glued, loose, unglued = 0, [], set()
+    for page in site_pages(built_site):
+        text = page.read_text(encoding="utf-8")
+        captions = re.findall(r"<figcaption\b.*?</figcaption>", text, re.S)
+        glued += sum(c.count("\u00a0·") for c in captions)
+        name = page.relative_to(built_site).as_posix()
+        loose += [f"{name}: {c}" for c in legible.loose_separators(text)]
+        if legible.loose_separators(text.replace("\u00a0·", " ·")):
+            unglued.add(name)
+    assert loose == [], "\n".join(loose)
+    assert glued >= 40, glued
+    assert {"module-3/index.html", "causal-heads/index.html", "index.html"} <= unglued

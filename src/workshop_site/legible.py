@@ -8,7 +8,8 @@ of a page's figures, and every diagram drawn inline (D2's), that width as its le
 (``--workshop-least-width``, workshop.css), inside a box
 that scrolls sideways when the column is narrower (``workshop-figure-scroll``: the keyboard reaches
 it, it has a name, and assets/tables.js gives it its "scroll →" cue). A column wide enough shows the
-figure as before.
+figure as before. :func:`glue_separators` keeps each "·" between a caption's links on the line of
+the link before it, so that a narrow column never starts a line with one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,14 @@ import posixpath
 import re
 from collections.abc import Callable
 
-__all__ = ["SMALLEST", "smallest_font", "least_width", "widen"]
+__all__ = [
+    "SMALLEST",
+    "smallest_font",
+    "least_width",
+    "widen",
+    "glue_separators",
+    "loose_separators",
+]
 
 #: The smallest text a reader is asked to read, in CSS pixels.
 SMALLEST = 11.0
@@ -32,6 +40,10 @@ _FIGURE = re.compile(
 )
 _IMG = re.compile(r'<img\b[^>]*\bsrc="([^"#]+\.svg)(?:#[^"]*)?"[^>]*>')
 _CAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.S)
+_CAPTIONS = re.compile(r"(<figcaption\b[^>]*>)(.*?)(</figcaption>)", re.S)
+#: What separates a caption's links ("Open full size · Download SVG · numbers as CSV"): a dot with
+#: white space on both sides, where a line may break before the dot.
+_LOOSE = re.compile(r"[ \t\r\n]+·(?=\s)")
 _TAGS = re.compile(r"<[^>]+>")
 
 
@@ -120,3 +132,24 @@ def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> s
         return f"{head}{box}{images}</div>{rest}{tail}"
 
     return _FIGURE.sub(one, page_html)
+
+
+def glue_separators(page_html: str) -> str:
+    """Each " · " of the page's figure captions with a no-break space before the dot: a caption
+    that wraps breaks after a separator, never before it (a line of a caption that started with
+    "·" read as a stray mark, at 1280 px as at 375). Nothing outside a ``<figcaption>`` changes."""
+
+    def one(m: re.Match[str]) -> str:
+        return m[1] + _LOOSE.sub("\u00a0·", m[2]) + m[3]
+
+    return _CAPTIONS.sub(one, page_html)
+
+
+def loose_separators(page_html: str) -> list[str]:
+    """The text of each figure caption of ``page_html`` that still holds a " · " a line could start
+    with (none once :func:`glue_separators` has run)."""
+    return [
+        html.unescape(_TAGS.sub("", m[2])).strip()
+        for m in _CAPTIONS.finditer(page_html)
+        if _LOOSE.search(html.unescape(m[2]))
+    ]
