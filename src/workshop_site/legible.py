@@ -136,8 +136,8 @@ def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> s
 
 def glue_separators(page_html: str) -> str:
     """Each " · " of the page's figure captions with a no-break space before the dot: a caption
-    that wraps breaks after a separator, never before it (a line of a caption that started with
-    "·" read as a stray mark, at 1280 px as at 375). Nothing outside a ``<figcaption>`` changes."""
+    that wraps breaks after a separator, never before it (at 1280 px, Module 3's causal-mask
+    caption had a line that began "· numbers as CSV"). Nothing outside a ``<figcaption>`` changes."""
 
     def one(m: re.Match[str]) -> str:
         return m[1] + _LOOSE.sub("\u00a0·", m[2]) + m[3]
