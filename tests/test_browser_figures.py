@@ -159,6 +159,58 @@ def test_the_figure_text_check_can_fail(browser, site_url, sweep):
         assert as_built == [], as_built
 
 
+#: Each shown link of a figure caption, with how many lines it takes (its boxes' distinct tops).
+_CAPTION_LINKS = """() => [...document.querySelectorAll('figcaption a')]
+  .map(a => ({text: a.textContent.trim(),
+              lines: new Set([...a.getClientRects()].map(r => Math.round(r.top))).size}))
+  .filter(l => l.lines > 0)"""
+
+
+def _broken_links(page, url: str, width: int) -> tuple[int, list[str]]:
+    """How many caption links the open page shows, and those that break across lines."""
+    links = page.evaluate(_CAPTION_LINKS)
+    return len(links), [
+        f"{url or 'home'} at {width} px: caption link {link['text']!r} on {link['lines']} lines"
+        for link in links
+        if link["lines"] > 1
+    ]
+
+
+@probe("caption links", ALL + 30, [("light", 375), ("light", 1280)], not_404)
+def _caption_links(page, visit) -> tuple[int, list[str]]:
+    """Every reveal open and every tab shown: :func:`_broken_links`."""
+    return _broken_links(page, visit.url, visit.width)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+def test_no_caption_link_breaks_across_lines(sweep, viewport):
+    """On every page at 375 and 1280 px, each link of a figure caption ("Open full size (SVG,
+    light colours)", "Download SVG", "numbers as CSV", "D2 source") stays on one line; the
+    caption wraps between its links, after a "·"."""
+    problems, links = [], 0
+    for visit in sweep.visits("caption links", "light", viewport["width"]):
+        n, found = visit["caption links"]
+        links, problems = links + n, problems + found
+    assert links >= 100, f"{links} caption links measured: the check looks at nothing"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_caption_link_check_can_fail(browser, site_url):
+    """Module 3 at 1280 px with caption links allowed to wrap again: "Download SVG" of the
+    causal-mask caption breaks across two lines, and is named."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(site_url + "module-3/", wait_until="networkidle")
+    n, as_built = _broken_links(page, "module-3/", DESKTOP["width"])
+    page.add_style_tag(
+        content=".md-typeset figcaption a { white-space: normal !important; }"
+    )
+    _, problems = _broken_links(page, "module-3/", DESKTOP["width"])
+    context.close()
+    assert n >= 10 and as_built == [], as_built
+    assert any("'Download SVG' on 2 lines" in p for p in problems), problems
+
+
 def test_a_wide_figure_scrolls_in_its_box_with_its_cue(browser, site_url):
     """Real heads at 375 px: an all-heads grid is wider than the column, in a named box the keyboard
     reaches, which shows "scroll →"; the page itself does not scroll sideways."""
