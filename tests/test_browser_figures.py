@@ -130,14 +130,20 @@ def _figure_text(page, visit) -> tuple[int, list[str]]:
     return _small_figure_text(page, visit.url, visit.width)
 
 
+def _summed(sweep, name: str, width: int) -> tuple[int, list[str]]:
+    """A probe's ``(count, problems)`` over every page the sweep visited (light, ``width`` px)."""
+    count, problems = 0, []
+    for visit in sweep.visits(name, "light", width):
+        n, found = visit[name]
+        count, problems = count + n, problems + found
+    return count, problems
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
 def test_no_figure_text_under_11_px(sweep, viewport):
     """On every page at 375 and 1280 px: each figure's text is 11 CSS px or more where it is shown
     (a figure wider than the column scrolls in its box: hooks/figure_width.py)."""
-    problems, figures = [], 0
-    for visit in sweep.visits("figure text", "light", viewport["width"]):
-        n, found = visit["figure text"]
-        figures, problems = figures + n, problems + found
+    figures, problems = _summed(sweep, "figure text", viewport["width"])
     assert figures >= 30, f"{figures} figures measured: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
@@ -187,10 +193,7 @@ def test_no_caption_link_breaks_across_lines(sweep, viewport):
     """On every page at 375 and 1280 px, each link of a figure caption ("Open full size (SVG,
     light colours)", "Download SVG", "numbers as CSV", "D2 source") stays on one line; the
     caption wraps between its links, after a "·"."""
-    problems, links = [], 0
-    for visit in sweep.visits("caption links", "light", viewport["width"]):
-        n, found = visit["caption links"]
-        links, problems = links + n, problems + found
+    links, problems = _summed(sweep, "caption links", viewport["width"])
     assert links >= 100, f"{links} caption links measured: the check looks at nothing"
     assert not problems, "\n".join(problems)
 
