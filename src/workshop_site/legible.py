@@ -39,8 +39,8 @@ _FIGURE = re.compile(
     r'(<figure class="workshop-(?:figure|diagram)\b[^"]*"[^>]*>)(.*?)(</figure>)', re.S
 )
 _IMG = re.compile(r'<img\b[^>]*\bsrc="([^"#]+\.svg)(?:#[^"]*)?"[^>]*>')
-_CAPTION = re.compile(r"<figcaption>(.*?)</figcaption>", re.S)
-_CAPTIONS = re.compile(r"(<figcaption\b[^>]*>)(.*?)(</figcaption>)", re.S)
+#: A figure caption: its opening tag, its content, its closing tag.
+_CAPTION = re.compile(r"(<figcaption\b[^>]*>)(.*?)(</figcaption>)", re.S)
 #: What separates a caption's links ("Open full size · Download SVG · numbers as CSV"): a dot with
 #: white space on both sides, where a line may break before the dot.
 _LOOSE = re.compile(r"[ \t\r\n]+·(?=\s)")
@@ -80,7 +80,7 @@ def least_width(svg: str, smallest: float = SMALLEST) -> int | None:
 def _name(figure: str) -> str:
     caption = _CAPTION.search(figure)
     words = (
-        " ".join(html.unescape(_TAGS.sub(" ", caption.group(1))).split())
+        " ".join(html.unescape(_TAGS.sub(" ", caption.group(2))).split())
         if caption
         else ""
     )
@@ -142,7 +142,7 @@ def glue_separators(page_html: str) -> str:
     def one(m: re.Match[str]) -> str:
         return m[1] + _LOOSE.sub("\u00a0·", m[2]) + m[3]
 
-    return _CAPTIONS.sub(one, page_html)
+    return _CAPTION.sub(one, page_html)
 
 
 def loose_separators(page_html: str) -> list[str]:
@@ -150,6 +150,6 @@ def loose_separators(page_html: str) -> list[str]:
     with (none once :func:`glue_separators` has run)."""
     return [
         html.unescape(_TAGS.sub("", m[2])).strip()
-        for m in _CAPTIONS.finditer(page_html)
+        for m in _CAPTION.finditer(page_html)
         if _LOOSE.search(html.unescape(m[2]))
     ]

@@ -215,7 +215,7 @@ def memos() -> dict[int, tuple[int, Any]]:
     """Every ``functools`` memo of the loaded modules of the workshop's package and the site's
     (but a :func:`pure` one): its misses, and itself."""
     out: dict[int, tuple[int, Any]] = {}
-    for name in list(filter(_OURS, list(sys.modules))):
+    for name in filter(_OURS, list(sys.modules)):
         module = sys.modules.get(name)
         if module is None:
             continue
