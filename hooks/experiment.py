@@ -53,6 +53,10 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     common.fresh_pages()
     # the build keeps what is expensive and pure on disk, keyed on all it depends on (FRESH=1: recompute)
     common.cache().enable(build=True)
+    from workshop_site.linked import prehash
+
+    # the model file's copy hashed while the build goes on (on_files links it, checked)
+    prehash(common.pages().MINILM_PATH)
     return config
 
 

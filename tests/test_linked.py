@@ -161,3 +161,49 @@ def test_bytes_not_of_the_hash_are_never_linked(empty_cache, monkeypatch):
     monkeypatch.setenv("FRESH", "1")
     assert not linked.link_known(str(site), URI, sha(big(15)), lambda: big(15))
     assert not (site / URI).exists()
+
+
+def test_a_hash_taken_in_the_background_serves_only_the_file_it_read(
+    empty_cache, monkeypatch
+):
+    data, made = big(16), []
+
+    def make() -> bytes:
+        made.append(1)
+        return data
+
+    site = empty_cache / "site"
+    assert linked.link_known(str(site), URI, sha(data), make)  # the copy is made
+    kept = next((empty_cache / "cache" / "site-files").iterdir())
+
+    # the copy as it is: its hash is taken in the background and used, not taken again
+    linked.prehash(URI)
+    assert linked._HASHING[URI].result() is not None
+
+    def hashed_again(path):
+        raise AssertionError(f"{path} was hashed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(linked, "_sha256", hashed_again)
+        assert linked.link_known(str(empty_cache / "b"), URI, sha(data), make)
+    assert len(made) == 1
+
+    # another file put in the copy's place since (a new inode, other bytes): never served
+    linked.prehash(URI)
+    linked._HASHING[URI].result()
+    wrong = kept.with_name("wrong")
+    wrong.write_bytes(big(17))
+    os.replace(wrong, kept)
+    assert linked.link_known(str(empty_cache / "c"), URI, sha(data), make)
+    assert (empty_cache / "c" / URI).read_bytes() == data
+    assert len(made) == 2
+
+    # the copy damaged in place before the hash: found
+    kept.write_bytes(data[:-1])
+    linked.prehash(URI)
+    assert linked.link_known(str(empty_cache / "d"), URI, sha(data), make)
+    assert (empty_cache / "d" / URI).read_bytes() == data
+    assert len(made) == 3
+    monkeypatch.setenv("FRESH", "1")
+    linked.prehash(URI)
+    assert URI not in linked._HASHING

@@ -13,11 +13,14 @@ write straight into the site). Where no link can be made (the cache on another f
 hard links), and with ``FRESH=1`` or the cache off, the file is written as before.
 :func:`link_known` checks the linked file against the SHA-256 of its bytes instead, a result the
 build keeps on disk: a rebuild then reads the model file once (to hash it), not three times (the
-cache's entry, its checksum, the comparison).
+cache's entry, its checksum, the comparison). :func:`prehash` takes that hash in a thread of its
+own from the build's start (hashlib lets the build's thread run meanwhile), and it is used only
+for the very file it read: the copy that is linked, the same device and inode.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import hashlib
 import os
@@ -27,11 +30,13 @@ from pathlib import Path
 
 from attention_workshop.experiment import cache
 
-__all__ = ["LARGE", "into_site", "link_known"]
+__all__ = ["LARGE", "into_site", "link_known", "prehash"]
 
 #: Files from this many bytes are linked; smaller ones cost less to write than to check.
 LARGE = 4_000_000
 _CHUNK = 1 << 20
+#: The hashes :func:`prehash` is taking, by the file's path in the site.
+_HASHING: dict[str, concurrent.futures.Future[tuple[tuple[int, int], str] | None]] = {}
 
 
 def _holds(path: Path, content: bytes) -> bool:
@@ -75,6 +80,33 @@ def into_site(site_dir: str, uri: str, content: str | bytes) -> bool:
     return _link(site_dir, uri, lambda path: _holds(path, content), lambda: content)
 
 
+def _sha256(path: Path) -> tuple[tuple[int, int], str] | None:
+    """The file at ``path``: its device and inode, and the SHA-256 of its bytes (None if unread)."""
+    h = hashlib.sha256()
+    try:
+        with path.open("rb", buffering=0) as f:
+            st = os.fstat(f.fileno())
+            while chunk := f.read(_CHUNK):
+                h.update(chunk)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino), h.hexdigest()
+
+
+def _copy(uri: str) -> Path:
+    """The cache's copy of the site's file ``uri``."""
+    return cache.folder() / "site-files" / uri.replace("/", "--")
+
+
+def prehash(uri: str) -> None:
+    """Start hashing the cache's copy of ``uri`` in the background, for :func:`link_known` in the
+    same build (nothing without the cache, or with ``FRESH=1``)."""
+    if cache.enabled() and not cache.fresh():
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        _HASHING[uri] = pool.submit(_sha256, _copy(uri))
+        pool.shutdown(wait=False)
+
+
 def link_known(site_dir: str, uri: str, sha256: str, make: Callable[[], bytes]) -> bool:
     """:func:`into_site` for a file whose bytes' SHA-256 the build knows without its bytes (a
     result of its own, kept on disk): the linked file is checked against that hash, and the bytes
@@ -82,14 +114,16 @@ def link_known(site_dir: str, uri: str, sha256: str, make: Callable[[], bytes]) 
     the run box's model file is then read once per rebuild, to hash it, not three times."""
 
     def holds(path: Path) -> bool:
-        h = hashlib.sha256()
+        pending = _HASHING.pop(uri, None)
+        found = pending.result() if pending is not None else None
         try:
-            with path.open("rb", buffering=0) as f:
-                while chunk := f.read(_CHUNK):
-                    h.update(chunk)
+            st = path.stat()
         except OSError:
             return False
-        return h.hexdigest() == sha256
+        # the hash taken in the background is of this very file, or the file is hashed now
+        if found is None or found[0] != (st.st_dev, st.st_ino):
+            found = _sha256(path)
+        return found is not None and found[1] == sha256
 
     return _link(site_dir, uri, holds, make)
 
@@ -100,7 +134,7 @@ def _link(
     if not cache.enabled() or cache.fresh():
         return False
     dest = Path(site_dir) / uri
-    copy = cache.folder() / "site-files" / uri.replace("/", "--")
+    copy = _copy(uri)
     with contextlib.suppress(OSError):
         dest.parent.mkdir(parents=True, exist_ok=True)
         for _ in range(2):
