@@ -168,8 +168,11 @@ def quoting_texts() -> list[Quoting]:
 
 
 def _quotes(markdown: str, snippets: list[str], key: str, names: Iterable[str]) -> bool:
-    if re.search(r"\{\{\s*" + re.escape(key) + r"\.", markdown):
+    # a pattern is searched for only in a text that holds its words (asked per claim and page)
+    placeholder = r"\{\{\s*" + re.escape(key) + r"\."
+    if f"{key}." in markdown and re.search(placeholder, markdown):
         return True
+    names = list(names)
     quoted = re.escape(f'"{key}"')
     # log_excerpt("key"), results.show["key"], or the chapter's constant (results()[CAUSAL])
     words = [
@@ -178,7 +181,12 @@ def _quotes(markdown: str, snippets: list[str], key: str, names: Iterable[str]) 
         *(rf"\b{re.escape(n)}\b" for n in names),
     ]
     pattern = re.compile("|".join(words))
-    return any(pattern.search(text) for text in snippets)
+    needles = [f'"{key}"', *names]
+    return any(
+        pattern.search(text)
+        for text in snippets
+        if any(needle in text for needle in needles)
+    )
 
 
 def pages_quoting(
