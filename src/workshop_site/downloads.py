@@ -21,6 +21,7 @@ from pathlib import Path
 from mkdocs.utils.meta import get_data
 
 from attention_workshop.experiment import notebook as shown
+from attention_workshop.experiment.cache_key import digest
 from attention_workshop.experiment.figures import dark_name
 
 from . import notebook_code, notebook_run, notebooks, reproduce, takehome
@@ -61,6 +62,8 @@ class _Site:
     url: str = ""
     diagrams: dict[str, bytes] = field(default_factory=dict)
     real_heads: dict[str, str] = field(default_factory=dict)
+    #: the hash of the diagrams and the Real heads files (a notebook's key holds it, not them)
+    digest: str = ""
 
 
 _SITE = _Site()
@@ -77,6 +80,7 @@ def configure(
     _SITE.url = site_url
     _SITE.diagrams = dict(diagrams)
     _SITE.real_heads = dict(real_heads)
+    _SITE.digest = digest(_SITE.diagrams, _SITE.real_heads)
     FAILED.clear()
     _takehome.cache_clear()
     notebook.cache_clear()
@@ -182,7 +186,8 @@ def _inputs(page: str) -> tuple:
     from .site import context
 
     torch = takehome.pin(takehome.LOCK.read_text(encoding="utf-8"), "torch")
-    return (context(), wheel_name(), torch, _SITE.url, _SITE.diagrams, _SITE.real_heads)
+    # the diagrams and the Real heads files (1.5 MB) by their hash: taken once a build, not per notebook
+    return (context(), wheel_name(), torch, _SITE.url, _SITE.digest)
 
 
 def _made(page: str) -> bytes:
