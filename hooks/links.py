@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING
 
 import _workshop_common as common
+from mkdocs.utils import get_relative_url
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -27,23 +28,35 @@ _LOCAL_LINK = re.compile(
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     """Point links written as ``page.md#anchor`` or ``generated/x.svg`` at their real URLs."""
-    base = posixpath.dirname(page.file.src_uri)
+    from workshop_site.page_steps import same  # kept between serve's builds
+
+    src = page.file.src_uri
+    urls = {file.src_uri: file.url for file in files}
+    fixed, missing = same(pointed, output, src, page.file.url, urls)
+    for target in missing:
+        where = common.sources().where_written(src, page.file.content_string, target)
+        common.problem(
+            f"{where}: a link to {target!r}, which is not a file of the site "
+            "(write links docs-relative: page.md#anchor, generated/..., assets/...)",
+            page=src,
+        )
+    return fixed
+
+
+def pointed(
+    output: str, src: str, url: str, urls: dict[str, str]
+) -> tuple[str, list[str]]:
+    """``output`` of the page ``src`` (at ``url``) with its docs-relative links pointed at the
+    URLs of their files (``urls``: each file of the site's URL, by its path under docs/), and
+    the targets that are no file of the site, each where it stands."""
+    base, missing = posixpath.dirname(src), []
 
     def fix(m: re.Match) -> str:
         attr, target, anchor = m.group(1), m.group(2), m.group(3) or ""
         path = posixpath.normpath(posixpath.join(base, target))
-        file = files.get_file_from_path(path)
-        if file is None:
-            src = page.file.src_uri
-            where = common.sources().where_written(
-                src, page.file.content_string, target
-            )
-            common.problem(
-                f"{where}: a link to {target!r}, which is not a file of the site "
-                "(write links docs-relative: page.md#anchor, generated/..., assets/...)",
-                page=src,
-            )
+        if path not in urls:
+            missing.append(target)
             return m.group(0)
-        return f'{attr}="{file.url_relative_to(page.file)}{anchor}"'
+        return f'{attr}="{get_relative_url(urls[path], url)}{anchor}"'
 
-    return _LOCAL_LINK.sub(fix, output)
+    return _LOCAL_LINK.sub(fix, output), missing
