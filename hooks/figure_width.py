@@ -18,12 +18,15 @@ if TYPE_CHECKING:
 
 
 def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files) -> str:
-    from workshop_site import (
-        legible,
-    )  # imported at each page: the build's fresh package
+    # imported at each page: the build's fresh package (page_steps: kept between serve's builds)
+    from workshop_site import legible
+    from workshop_site.page_steps import same
 
     def read(path: str) -> str | None:
         file = files.get_file_from_path(path)
         return file.content_string if file is not None else None
 
-    return legible.glue_separators(legible.widen(output, page.url, read))
+    def measure(svg: str) -> int | None:
+        return same(legible.least_width, svg)
+
+    return legible.glue_separators(legible.widen(output, page.url, read, measure))

@@ -88,7 +88,12 @@ def _name(figure: str) -> str:
     return html.escape(f"figure: {first[:100]}", quote=True)
 
 
-def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> str:
+def widen(
+    page_html: str,
+    page_url: str,
+    read: Callable[[str], str | None],
+    measure: Callable[[str], int | None] = least_width,
+) -> str:
     """Every ``workshop-figure`` of the page with its SVG images at their :func:`least_width`, in a
     named, keyboard-reachable box that scrolls when the column is narrower.
 
@@ -97,6 +102,8 @@ def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> s
         page_url: the page's URL from the site's root (``"causal-heads/"``), which the images'
             relative ``src`` start from.
         read: the SVG text of a path from the site's root, or None when the site has no such file.
+        measure: :func:`least_width`, or a function that gives what it would (the build keeps
+            each SVG's between two builds of ``mkdocs serve``: hooks/figure_width.py).
     """
 
     def one(m: re.Match[str]) -> str:
@@ -106,7 +113,7 @@ def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> s
         def img(i: re.Match[str]) -> str:
             src = posixpath.normpath(posixpath.join(page_url, i.group(1)))
             svg = read(src)
-            width = least_width(svg) if svg else None
+            width = measure(svg) if svg else None
             if width is None:
                 return i.group(0)
             widths.append(width)
@@ -122,9 +129,7 @@ def widen(page_html: str, page_url: str, read: Callable[[str], str | None]) -> s
         if (
             not widths and "<svg" in images
         ):  # a diagram drawn inline: its light drawing (the dark has the same sizes)
-            inline = least_width(
-                images[images.index("<svg") :].split('class="d2-dark"')[0]
-            )
+            inline = measure(images[images.index("<svg") :].split('class="d2-dark"')[0])
             style = f' style="--workshop-least-width: {inline}px"' if inline else ""
         if not widths and not style:
             return m.group(0)
