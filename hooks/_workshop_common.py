@@ -5,9 +5,8 @@ so a hook imports this module by name (``_workshop_common``, a name no installed
 The packages (the workshop, the site's build ``workshop_site``) are imported here alone, by plain
 imports in each function: after :func:`fresh_pages` drops them, each runs their files as they are.
 
-A **problem** (:func:`problem`) is a warning the project counts itself: a strict build lists
-every one and then fails, whatever the log level; a build that is not strict (``mkdocs serve``,
-``make serve``) goes on and shows each on its page (hooks/problems.py).
+A **problem** (:func:`problem`) is a warning the project counts itself: a strict build lists every
+one and then fails, whatever the log level; ``mkdocs serve`` shows each on its page (problems.py).
 """
 
 from __future__ import annotations
@@ -19,20 +18,21 @@ from types import ModuleType
 
 import _workshop_fresh
 
-PACKAGE = "attention_workshop"
-SITE = "workshop_site"
+PACKAGE, SITE = "attention_workshop", "workshop_site"
 _TAGS = re.compile(r"<[^>]+>")
 log = logging.getLogger("mkdocs.hooks.workshop")
 #: The problems of this build: page (``docs/``-relative path, "" for the whole site) -> messages.
 PROBLEMS: dict[str, list[str]] = {}
-#: How many pages this build's renders it reused (hooks/page_reuse.py sets it once every page is
-#: rendered; hooks/publish.py writes it to the suite's build log: a build that reuses every page
-#: but one is not counted as a full build).
+#: How many pages this build reused (hooks/page_reuse.py sets it; hooks/publish.py writes it to the
+#: suite's build log: a build that reuses every page but one is not counted as a full build).
 REUSED: list[int] = []
 
 
-def problem(message: str, page: str = "") -> None:
-    """Report a problem of ``page`` (or of the whole site): a warning the strict build fails on."""
+def problem(message: str, page: str = "", at: tuple[str, str] | None = None) -> None:
+    """Report a problem of ``page`` (or of the whole site), said where ``at`` (the page's Markdown
+    and a text) has the text written if given: a warning the strict build fails on."""
+    if at is not None:
+        message = f"{sources().where_written(page, *at)}: {message}"
     log.warning(message)
     PROBLEMS.setdefault(page, []).append(message)
 

@@ -53,10 +53,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     common.fresh_pages()
     # the build keeps what is expensive and pure on disk, keyed on all it depends on (FRESH=1: recompute)
     common.cache().enable(build=True)
-    from workshop_site.linked import prehash
-
-    # the model file's copy hashed while the build goes on (on_files links it, checked)
-    prehash(common.pages().MINILM_PATH)
+    common.pages().prehash_large_files()  # the model file's copy hashed as the build goes on
     return config
 
 
@@ -106,12 +103,8 @@ def _in(config: MkDocsConfig, path: str) -> str:
 def on_post_build(config: MkDocsConfig) -> None:
     cache = common.cache()
     hits, misses = (sum(n[i] for n in cache.STATS.values()) for i in (0, 1))
-    log.info(
-        "attention_workshop: cache %s: %d result(s) read, %d computed",
-        "FRESH" if cache.fresh() else cache.folder(),
-        hits,
-        misses,
-    )
+    said = "attention_workshop: cache %s: %d result(s) read, %d computed"
+    log.info(said, "FRESH" if cache.fresh() else cache.folder(), hits, misses)
     for entry in cache.DAMAGED:
         log.info(
             "attention_workshop: a damaged cache entry was computed again: %s", entry

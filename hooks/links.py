@@ -34,12 +34,9 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
     urls = {file.src_uri: file.url for file in files}
     fixed, missing = same(pointed, output, src, page.file.url, urls)
     for target in missing:
-        where = common.sources().where_written(src, page.file.content_string, target)
-        common.problem(
-            f"{where}: a link to {target!r}, which is not a file of the site "
-            "(write links docs-relative: page.md#anchor, generated/..., assets/...)",
-            page=src,
-        )
+        message = f"a link to {target!r}, which is not a file of the site (write links "
+        message += "docs-relative: page.md#anchor, generated/..., assets/...)"
+        common.problem(message, page=src, at=(page.file.content_string, target))
     return fixed
 
 

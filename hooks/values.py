@@ -74,10 +74,7 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
     for text in dict.fromkeys(same(common.checks().unfilled, output)):
         if text in _reported.get(src, ()):
             continue
-        where = common.sources().where_written(src, page.file.content_string, text)
-        common.problem(
-            f"{where}: {text} is left unfilled on the page. Values are filled in a page's Markdown "
-            "only; a snippet prints the value itself (workshop_site.site.context()[name]).",
-            page=src,
-        )
+        message = f"{text} is left unfilled on the page. Values are filled in a page's Markdown "
+        message += "only; a snippet prints the value itself (workshop_site.site.context()[name])."
+        common.problem(message, page=src, at=(page.file.content_string, text))
     return output

@@ -25,7 +25,7 @@ from attention_workshop.experiment.results import Results
 from attention_workshop.gpt2 import GPT2
 from attention_workshop.trained import browser
 
-from . import exam_page, pages, real_heads_values
+from . import exam_page, linked, pages, real_heads_values
 from .claims import sentence_problems
 from .pages import GENERATED, build_info, results, stale_captures
 
@@ -36,6 +36,7 @@ __all__ = [
     "context",
     "generated_files",
     "large_files",
+    "prehash_large_files",
     "stale_captures",
     "sentence_problems",
     "plain_roles",
@@ -99,6 +100,12 @@ def large_files() -> dict[str, tuple[str, Callable[[], bytes]]]:
     weights = functools.partial(cache.call, browser.weights_file)
     sha256 = cache.call(real_heads_values.weights_file_facts)[1]
     return {MINILM_PATH: (sha256, weights)}
+
+
+def prehash_large_files() -> None:
+    """Start hashing the cache's copy of each of :func:`large_files` in the background, for
+    hooks/experiment.py's on_files (:func:`.linked.prehash`)."""
+    linked.prehash(MINILM_PATH)
 
 
 def generated_files(large: bool = True) -> dict[str, str | bytes]:
