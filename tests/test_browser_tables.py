@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from .sweep import ALL, OPEN_DETAILS, not_404, probe
-from .test_browser_figures import EAGER
+from .test_browser_figures import EAGER, _summed
 from .test_browser_pages import _EVERY_TAB, PHONE
 
 pytestmark = pytest.mark.browser
@@ -258,3 +258,57 @@ def test_a_box_without_its_cue_fails(browser, site_url):
     context.close()
     assert as_built == [], as_built
     assert any("rh-grid" in p for p in broken), broken
+
+
+#: Each results.log section key of a table (``code.workshop-key``, the Reproducing page's list of
+#: the lines that may differ) shown on the open page, and on how many lines it lies.
+_KEYS = """() => [...document.querySelectorAll('article code.workshop-key')]
+  .map(c => ({text: c.textContent,
+              lines: new Set([...c.getClientRects()].map(r => Math.round(r.top))).size}))
+  .filter(k => k.lines > 0)"""
+
+
+def _broken_keys(page, url: str, width: int) -> tuple[int, list[str]]:
+    """How many section keys the open page shows, and those that break across lines."""
+    keys = page.evaluate(_KEYS)
+    return len(keys), [
+        f"{url or 'home'} at {width} px: the key {k['text']!r} on {k['lines']} lines"
+        for k in keys
+        if k["lines"] > 1
+    ]
+
+
+@probe("section keys", ALL + 40, [("light", 375), ("light", 1280)], not_404)
+def _section_keys(page, visit) -> tuple[int, list[str]]:
+    """Every reveal open and every tab shown: :func:`_broken_keys`."""
+    return _broken_keys(page, visit.url, visit.width)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
+def test_no_section_key_breaks_inside_a_table(sweep, viewport):
+    """At 375 and 1280 px, each results.log section key in a table (``[general_head]``) lies on
+    one line: Material lets code break anywhere, and the key column came out as narrow as
+    "[general_he" at 1280 px. Every key the built pages hold is measured."""
+    keys, problems = _summed(sweep, "section keys", viewport["width"])
+    built = sum(
+        v.html.read_text(encoding="utf-8").count('class="workshop-key"')
+        for v in sweep.visits("section keys", "light", viewport["width"])
+    )
+    assert keys == built > 0, f"{keys} keys measured, {built} in the built pages"
+    assert not problems, "\n".join(problems)
+
+
+def test_the_section_key_check_can_fail(browser, site_url):
+    """The Reproducing page at 1280 px with its keys allowed to wrap as Material wraps code: a
+    key breaks inside, and is named."""
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    page.goto(site_url + "reproducing/", wait_until="networkidle")
+    n, as_built = _broken_keys(page, "reproducing/", DESKTOP["width"])
+    page.add_style_tag(
+        content=".md-typeset code.workshop-key { white-space: normal !important; }"
+    )
+    _, problems = _broken_keys(page, "reproducing/", DESKTOP["width"])
+    context.close()
+    assert n > 0 and as_built == [], as_built
+    assert any("'[general_head]' on 2 lines" in p for p in problems), problems

@@ -141,7 +141,8 @@ def may_differ_table() -> str:
             if bound is None
             else f"a rounding-level figure, at most {compare.bound_text(bound)}"
         )
-        section = f"`[{key}]`" if key else "(the top)"
+        # a section's key on one line (workshop.css): "[general_he" over "ad]" read as two words
+        section = f'<code class="workshop-key">[{key}]</code>' if key else "(the top)"
         rows.append((f"[{n}]({LOG_PAGE}#L{n})", section, f"<code>{text}</code>", what))
     return md_table(
         ["line", "section", "in this build's log", "may differ as"], rows, align="rlll"
