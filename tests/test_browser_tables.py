@@ -9,6 +9,8 @@ let go, fails the check (the deliberate breaks below).
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from .sweep import ALL, OPEN_DETAILS, not_404, probe
@@ -260,55 +262,97 @@ def test_a_box_without_its_cue_fails(browser, site_url):
     assert any("rh-grid" in p for p in broken), broken
 
 
-#: Each results.log section key of a table (``code.workshop-key``, the Reproducing page's list of
-#: the lines that may differ) shown on the open page, and on how many lines it lies.
-_KEYS = """() => [...document.querySelectorAll('article code.workshop-key')]
-  .map(c => ({text: c.textContent,
-              lines: new Set([...c.getClientRects()].map(r => Math.round(r.top))).size}))
-  .filter(k => k.lines > 0)"""
+#: Each piece of code in a table cell (not a listing), and its text where a line of it starts inside
+#: a word: after a character that is neither a space nor one of ``. _ ( ) ] , - /`` (a section key never
+#: breaks, a name in the Notation table only where it holds a <wbr>: workshop.css).
+_TABLE_CODE = r"""() => [...document.querySelectorAll('article :is(td, th) code')]
+  .filter(c => !c.closest('pre') && c.getClientRects().length > 0)
+  .map(c => {
+    const text = c.textContent, tops = [];
+    const walk = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+    let at = 0;
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (let i = 0; i < n.length; i++, at++) {
+        const r = document.createRange(); r.setStart(n, i); r.setEnd(n, i + 1);
+        const box = r.getClientRects()[0];
+        if (box && box.width > 0) tops.push([at, Math.round(box.top)]);
+      }
+    }
+    const inside = [];
+    for (let k = 1; k < tops.length; k++) {
+      const [i, top] = tops[k], [j, before] = tops[k - 1];
+      if (top > before && !/[\s._(),\]\-\/]/.test(text[j]) && !/\s/.test(text.slice(j + 1, i + 1)))
+        inside.push(text.slice(0, i) + "|" + text.slice(i));
+    }
+    return {text, keyed: c.classList.contains('workshop-key') || c.classList.contains('workshop-name'), inside};
+  })"""
 
 
-def _broken_keys(page, url: str, width: int) -> tuple[int, list[str]]:
-    """How many section keys the open page shows, and those that break across lines."""
-    keys = page.evaluate(_KEYS)
-    return len(keys), [
-        f"{url or 'home'} at {width} px: the key {k['text']!r} on {k['lines']} lines"
-        for k in keys
-        if k["lines"] > 1
+def _broken_code(page, url: str, width: int) -> tuple[int, list[str]]:
+    """How many of the open page's table cells' code pieces are ours to break (section keys and
+    Notation names), and each piece of table code a line of which starts inside a word."""
+    code = page.evaluate(_TABLE_CODE)
+    return sum(c["keyed"] for c in code), [
+        f"{url or 'home'} at {width} px: {c['text']!r} breaks inside a word: {', '.join(map(repr, c['inside']))}"
+        for c in code
+        if c["inside"]
     ]
 
 
-@probe("section keys", ALL + 40, [("light", 375), ("light", 1280)], not_404)
-def _section_keys(page, visit) -> tuple[int, list[str]]:
-    """Every reveal open and every tab shown: :func:`_broken_keys`."""
-    return _broken_keys(page, visit.url, visit.width)
+@probe("table code", ALL + 40, [("light", 375), ("light", 1280)], not_404)
+def _table_code(page, visit) -> tuple[int, list[str]]:
+    """Every reveal open and every tab shown: :func:`_broken_code`."""
+    return _broken_code(page, visit.url, visit.width)
 
 
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["375px", "1280px"])
-def test_no_section_key_breaks_inside_a_table(sweep, viewport):
-    """At 375 and 1280 px, each results.log section key in a table (``[general_head]``) lies on
-    one line: Material lets code break anywhere, and the key column came out as narrow as
-    "[general_he" at 1280 px. Every key the built pages hold is measured."""
-    keys, problems = _summed(sweep, "section keys", viewport["width"])
+def test_code_in_a_table_breaks_only_between_words(sweep, viewport):
+    """At 375 and 1280 px, no line of code in a table cell starts inside a word: a results.log
+    section key (``[general_head]``) stays on one line, and a name in the Notation table breaks
+    after a ``.``, ``_`` or ``(``. Material lets code break anywhere: the Reproducing page's key
+    column came out as narrow as "[general_he" at 1280 px, and the Notation table showed
+    "k.transpo" over "se(-2," on a phone. Every key and name the built pages hold is measured."""
+    measured, problems = _summed(sweep, "table code", viewport["width"])
     built = sum(
-        v.html.read_text(encoding="utf-8").count('class="workshop-key"')
-        for v in sweep.visits("section keys", "light", viewport["width"])
+        len(
+            re.findall(
+                r'<code class="workshop-(?:key|name)">',
+                v.html.read_text(encoding="utf-8"),
+            )
+        )
+        for v in sweep.visits("table code", "light", viewport["width"])
     )
-    assert keys == built > 0, f"{keys} keys measured, {built} in the built pages"
+    assert measured == built > 0, f"{measured} keys and names measured, {built} built"
     assert not problems, "\n".join(problems)
 
 
-def test_the_section_key_check_can_fail(browser, site_url):
-    """The Reproducing page at 1280 px with its keys allowed to wrap as Material wraps code: a
-    key breaks inside, and is named."""
-    context = browser.new_context(viewport=DESKTOP)
+@pytest.mark.parametrize(
+    ("url", "width", "css", "named"),
+    [
+        (
+            "reproducing/",
+            1280,
+            "code.workshop-key { white-space: normal",
+            "'[general_head]'",
+        ),
+        (
+            "notation/",
+            375,
+            "code.workshop-name { word-break: break-word",
+            "'k.transpose(-2, -1)'",
+        ),
+    ],
+    ids=["keys", "names"],
+)
+def test_the_table_code_check_can_fail(browser, site_url, url, width, css, named):
+    """Section keys allowed to wrap again (Reproducing, 1280 px), and the Notation table's names
+    allowed to break anywhere, as Material breaks code (375 px): a key and a name are named."""
+    context = browser.new_context(viewport={"width": width, "height": 800})
     page = context.new_page()
-    page.goto(site_url + "reproducing/", wait_until="networkidle")
-    n, as_built = _broken_keys(page, "reproducing/", DESKTOP["width"])
-    page.add_style_tag(
-        content=".md-typeset code.workshop-key { white-space: normal !important; }"
-    )
-    _, problems = _broken_keys(page, "reproducing/", DESKTOP["width"])
+    page.goto(site_url + url, wait_until="networkidle")
+    n, as_built = _broken_code(page, url, width)
+    page.add_style_tag(content=f".md-typeset {css} !important; }}")
+    _, problems = _broken_code(page, url, width)
     context.close()
     assert n > 0 and as_built == [], as_built
-    assert any("'[general_head]' on 2 lines" in p for p in problems), problems
+    assert any(p.split(": ", 1)[1].startswith(named) for p in problems), problems

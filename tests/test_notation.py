@@ -171,6 +171,21 @@ def test_the_table_lists_every_entry_with_its_page():
     )
 
 
+def test_every_page_the_table_links_to_is_named_by_its_title():
+    """The "Introduced in" column names each page as the navigation does (its title's start),
+    never by its file: the causal page's entries read "causal-heads.md"."""
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8").split("\nnav:", 1)[1]
+    titles = {page: t for t, page in re.findall(r"^\s*- (.+?): (\S+\.md)$", nav, re.M)}
+    links = re.findall(r"\[([^\]]+)\]\(([^)#]+)[^)]*\) \|$", notation.table(), re.M)
+    assert len(links) == len(notation.entries())
+    wrong = {
+        (shown, page)
+        for shown, page in links
+        if not titles.get(page, "").startswith(shown)
+    }
+    assert not wrong, wrong
+
+
 @pytest.mark.site
 def test_the_pages_carry_the_hover_definitions(built_site):
     """A formula that is one symbol, and a term in the prose, show their meaning on hover."""

@@ -10,6 +10,7 @@ definitions of terms and of symbols.
 from __future__ import annotations
 
 import functools
+import html
 import re
 import tomllib
 from collections.abc import Sequence
@@ -43,6 +44,7 @@ _TITLES = {
     "step-by-step.md": "Step by step",
     "inside-the-model.md": "Inside the model",
     "real-heads.md": "Real heads",
+    "causal-heads.md": "A causal model",
 }
 
 
@@ -177,6 +179,22 @@ def check(
     return problems
 
 
+#: Where a name in code may break across lines: after a dot, an underscore or an opening bracket.
+_NAME_BREAK = re.compile(r"(?<=[._(])(?=.)")
+
+
+def _names(cell: str) -> str:
+    """The code of a table cell (Markdown) as HTML that breaks only after ``.``, ``_`` or ``(``, or
+    at a space (workshop.css): Material lets code break anywhere, and on a phone the table's
+    column showed ``k.transpo`` over ``se(-2,``."""
+
+    def one(m: re.Match[str]) -> str:
+        parts = _NAME_BREAK.split(m.group(0)[1:-1])
+        return f'<code class="workshop-name">{"<wbr>".join(map(html.escape, parts))}</code>'
+
+    return _INLINE_CODE.sub(one, cell)
+
+
 def table() -> str:
     """The Notation page's table: each entry, what it means, its names in code, and where it is introduced."""
     rows = [
@@ -187,7 +205,7 @@ def table() -> str:
         shown = f"${e.tex}$" if e.tex else f"*{e.term}*"
         where = _TITLES.get(e.page_file, e.page_file)
         rows.append(
-            f"| {shown} | **{e.name}.** {e.meaning} | {e.code} | [{where}]({e.page}) |"
+            f"| {shown} | **{e.name}.** {e.meaning} | {_names(e.code)} | [{where}]({e.page}) |"
         )
     return "\n".join(rows) + "\n"
 
