@@ -75,7 +75,6 @@ GOALS = {
     "build, cold: peak memory (MiB)": 2048,
 }
 _ROWS: dict[str, dict[str, float | str]] = {}
-_BARE: list[float] = []  # this run's median of bare Material's build (build_figures)
 
 
 def _runs() -> int:
@@ -165,7 +164,6 @@ def build_figures(runs: int, tmp: Path) -> None:
     floor = med["floor: same Markdown, no hooks, no exec"]
     for name, rs in b.items():
         report(f"{name} (s)", [r.seconds for r in rs], floor)
-    _BARE[:] = [med["floor: bare Material, same Markdown"]]
     cold, warm, no_exec = list(b)[:3]
     report("build, cold: peak memory (MiB)", [r.peak_mib for r in b[cold]])
     report("build, warm cache: peak memory (MiB)", [r.peak_mib for r in b[warm]])
@@ -180,18 +178,35 @@ def build_figures(runs: int, tmp: Path) -> None:
 
 
 def serve_figures(runs: int) -> None:
-    """Seconds from saving each kind of edit in a served copy to the page showing it."""
-    latency = bench_serve.serve_latency(ROOT, _env(), runs)
-    for edit, times in latency.items():
-        kind = edit.split(" (")[0]
-        report(f"serve: {kind} -> page served (s)", times, _BARE[0] if _BARE else None)
-        if (
-            _BARE
-        ):  # issue 28's ratios: each run's time over bare Material's median build
-            report(
-                f"ratio: serve {kind} / bare Material build",
-                [t / _BARE[0] for t in times],
-            )
+    """Seconds from saving each kind of edit in a served copy to the page showing it, and issue
+    28's ratios: each over bare Material's build of the same Markdown, timed beside the edits
+    (once after each, while the server waits), so that both are measured in the same minutes."""
+    floors_dir, floors = floor_configs()
+    with tempfile.TemporaryDirectory(prefix="bench-beside-") as tmp:
+        cmd = build_command(
+            sys.executable,
+            Path(tmp) / "site",
+            floors["floor: bare Material, same Markdown"],
+            strict=False,
+        )
+
+        def bare() -> float:
+            run = timed(cmd, _env(), floors_dir)
+            if run.code:
+                raise SystemExit(f"bare Material's build failed (exit {run.code})")
+            return run.seconds
+
+        try:
+            latency = bench_serve.serve_latency(ROOT, _env(), runs, beside=bare)
+        finally:
+            shutil.rmtree(floors_dir, ignore_errors=True)
+    for edit in bench_serve.EDITS:
+        kind = edit.name.split(" (")[0]
+        times, beside = latency[edit.name], latency[f"{edit.name} beside"]
+        floor = statistics.median(beside)
+        report(f"floor: bare Material, beside the {kind}s (s)", beside)
+        report(f"serve: {kind} -> page served (s)", times, floor)
+        report(f"ratio: serve {kind} / bare Material build", [t / floor for t in times])
 
 
 def cli_memory(runs: int) -> None:

@@ -9,6 +9,10 @@ Each edit waits a pause drawn at random (seeded: the same pauses every run) befo
 written: the server looks for changes at a fixed interval, and edits written at once one after
 another fall at the same moment of that interval every time (the build's length decides which),
 so that a median measured so could be the best case or the worst, never the average.
+
+A floor may be timed beside the edits (``beside``: bare Material's build of the same Markdown,
+run once after each edit is shown, while the server waits): a ratio of the two medians is then
+taken from the same minutes, and a machine that slows down over the run moves both.
 """
 
 from __future__ import annotations
@@ -129,9 +133,15 @@ def _wait_gone(url: str, marker: str, timeout: float = _TIMEOUT) -> None:
     raise TimeoutError(f"{url} still showed {marker!r} after {timeout:g} s")
 
 
-def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[float]]:
+def serve_latency(
+    root: Path,
+    env: dict[str, str],
+    runs: int,
+    beside: Callable[[], float] | None = None,
+) -> dict[str, list[float]]:
     """Seconds from saving each kind of edit to the served page showing it, ``runs`` times each
-    (times its :attr:`Edit.times`)."""
+    (times its :attr:`Edit.times`). With ``beside``, it is also run after each counted edit and
+    its seconds are kept under ``"<edit's name> beside"``."""
     out: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as tmp:
         project = copy_project(root, Path(tmp) / "project")
@@ -157,19 +167,23 @@ def serve_latency(root: Path, env: dict[str, str], runs: int) -> dict[str, list[
             for edit in EDITS:
                 path = project / edit.file
                 original = path.read_text(encoding="utf-8")
-                times = []
+                times, floors = [], []
                 for n in range(runs * edit.times + 1):
                     changed = edit.change(original, n)
                     assert changed != original, f"{edit.name}: the edit changed nothing"
                     time.sleep(pauses.uniform(0.0, _PAUSE))
                     path.write_text(changed, encoding="utf-8")
                     times.append(_wait_for(base + edit.page, f"Bench edit {n}."))
+                    if beside is not None and n:
+                        floors.append(beside())
                 # the next kind starts once serve shows the file as it was: a build still under way
                 # when the next kind's first edit is written would read that edit mid-build
                 path.write_text(original, encoding="utf-8")
                 _wait_for(base + edit.page, "</html>")
                 _wait_gone(base + edit.page, f"Bench edit {runs * edit.times}.")
                 out[edit.name] = times[1:]  # the first is a warm-up
+                if beside is not None:
+                    out[f"{edit.name} beside"] = floors
         finally:
             server.terminate()
             try:
