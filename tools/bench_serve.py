@@ -133,6 +133,35 @@ def _wait_gone(url: str, marker: str, timeout: float = _TIMEOUT) -> None:
     raise TimeoutError(f"{url} still showed {marker!r} after {timeout:g} s")
 
 
+def _served(
+    edit: Edit,
+    project: Path,
+    base: str,
+    runs: int,
+    pauses: random.Random,
+    beside: Callable[[], float] | None,
+) -> tuple[list[float], list[float]]:
+    """One kind of edit made ``runs * edit.times`` times (after a warm-up, not counted): the
+    seconds each took to be served, and ``beside()``'s after each (none without it)."""
+    path = project / edit.file
+    original = path.read_text(encoding="utf-8")
+    times, floors = [], []
+    for n in range(runs * edit.times + 1):
+        changed = edit.change(original, n)
+        assert changed != original, f"{edit.name}: the edit changed nothing"
+        time.sleep(pauses.uniform(0.0, _PAUSE))
+        path.write_text(changed, encoding="utf-8")
+        times.append(_wait_for(base + edit.page, f"Bench edit {n}."))
+        if beside is not None and n:
+            floors.append(beside())
+    # the next kind starts once serve shows the file as it was: a build still under way when
+    # the next kind's first edit is written would read that edit mid-build
+    path.write_text(original, encoding="utf-8")
+    _wait_for(base + edit.page, "</html>")
+    _wait_gone(base + edit.page, f"Bench edit {runs * edit.times}.")
+    return times[1:], floors  # the first is a warm-up
+
+
 def serve_latency(
     root: Path,
     env: dict[str, str],
@@ -165,23 +194,8 @@ def serve_latency(
             _wait_for(base, "</html>", timeout=300)
             pauses = random.Random(28)
             for edit in EDITS:
-                path = project / edit.file
-                original = path.read_text(encoding="utf-8")
-                times, floors = [], []
-                for n in range(runs * edit.times + 1):
-                    changed = edit.change(original, n)
-                    assert changed != original, f"{edit.name}: the edit changed nothing"
-                    time.sleep(pauses.uniform(0.0, _PAUSE))
-                    path.write_text(changed, encoding="utf-8")
-                    times.append(_wait_for(base + edit.page, f"Bench edit {n}."))
-                    if beside is not None and n:
-                        floors.append(beside())
-                # the next kind starts once serve shows the file as it was: a build still under way
-                # when the next kind's first edit is written would read that edit mid-build
-                path.write_text(original, encoding="utf-8")
-                _wait_for(base + edit.page, "</html>")
-                _wait_gone(base + edit.page, f"Bench edit {runs * edit.times}.")
-                out[edit.name] = times[1:]  # the first is a warm-up
+                times, floors = _served(edit, project, base, runs, pauses, beside)
+                out[edit.name] = times
                 if beside is not None:
                     out[f"{edit.name} beside"] = floors
         finally:
