@@ -54,11 +54,13 @@ _FACTS: list[CausalHeads] = []
 def facts() -> CausalHeads:
     """The page's measurements, kept on disk by a site build (:mod:`.cache`): keyed on the bytes
     of the model's and the measures' code and on the environment (the model's wheel among the
-    distributions, the lock files' bytes); read once per build."""
+    distributions, the lock files' bytes); read once per process (a build's: the site's hooks
+    import the package afresh at each build), and used again with the cache off since."""
+    if _FACTS:
+        return _FACTS[0]
     if not cache.enabled():
         return ch.facts()
-    if not _FACTS:
-        _FACTS.append(cache.call(ch.facts))
+    _FACTS.append(cache.call(ch.facts))
     return _FACTS[0]
 
 
