@@ -89,10 +89,12 @@ def xdist_group_of(item) -> str | None:
     that a process computes once run on one worker, so the run computes it once, not once per
     worker.
 
-    - ``reference``: a trained model loaded into transformers (tests/causal_reference.py and
-      tests/minilm_reference.py keep each for their process);
     - ``smollm``: SmolLM2 loaded by the package (tests/test_causal*.py; ``load_smollm`` keeps it),
       and its measures (``causal_heads.facts``, the causal page's browser tests compare with them);
+      its references in transformers too (tests/causal_reference.py keeps them): in a group of
+      their own, they loaded SmolLM2 again in each dtype on the other worker (about 10 s);
+    - ``reference``: all-MiniLM-L6-v2 loaded into transformers (tests/minilm_reference.py keeps
+      it for its process);
     - ``results_other``: the experiment's run on another sentence (the session fixture);
     - ``sweep``: every page opened once per scheme and width for the checks that read it
       (tests/sweep.py); ``printed``: the print page under print media and ``search_page``: the
@@ -101,10 +103,10 @@ def xdist_group_of(item) -> str | None:
       fresh kernel (``fresh_run``) is made once per process, and two tests on two workers made
       it twice.
     """
-    if item.get_closest_marker("reference"):
-        return "reference"
     if item.path.name.startswith(("test_causal", "test_browser_causal")):
         return "smollm"
+    if item.get_closest_marker("reference"):
+        return "reference"
     if item.path.name == "test_notebooks.py":
         page = getattr(getattr(item, "callspec", None), "params", {}).get("page")
         if page is not None:
