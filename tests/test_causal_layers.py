@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 import torch
-from transformers.models.llama import modeling_llama as ml
 
 from attention_workshop.causal import (
     rms_norm,
@@ -25,6 +25,14 @@ from attention_workshop.causal import (
 )
 
 RNG = np.random.default_rng(22)
+
+
+def _llama() -> Any:
+    """transformers' Llama module, imported by the tests that use it: imported with this file, it
+    cost every worker about 3 s while collecting, make test-fast's included."""
+    from transformers.models.llama import modeling_llama
+
+    return modeling_llama
 
 
 def _t(a: np.ndarray) -> torch.Tensor:
@@ -57,6 +65,7 @@ def test_rope_angles_are_their_definition(dtype: type) -> None:
 
 
 def test_rope_is_transformers_rotate_half() -> None:
+    ml = _llama()
     nh, T, hs = 9, 12, 64
     q, k = RNG.normal(size=(nh, T, hs)), RNG.normal(size=(3, T, hs))
     cos, sin = rope_angles(T, hs, 100000.0, np.float64)
@@ -90,7 +99,7 @@ def test_rope_scores_depend_on_the_distance_alone() -> None:
 
 def test_share_kv_heads_is_transformers_repeat_kv() -> None:
     kv = RNG.normal(size=(3, 10, 64))
-    expected = ml.repeat_kv(_t(kv)[None], 3)[0].numpy()
+    expected = _llama().repeat_kv(_t(kv)[None], 3)[0].numpy()
     got = share_kv_heads(kv, 9)
     assert got.shape == (9, 10, 64)
     assert np.array_equal(got, expected), (
@@ -119,6 +128,7 @@ def test_silu_is_torchs_without_warnings() -> None:
 
 
 def test_swiglu_is_transformers_llama_mlp() -> None:
+    ml = _llama()
     C, F, T = 16, 40, 6
     x = RNG.normal(size=(T, C))
     gate, up, down = (
