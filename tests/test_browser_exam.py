@@ -8,6 +8,7 @@ page's grading (docs/assets/exam/exam.js) is checked against the Python grader
 from __future__ import annotations
 
 import functools
+import html
 import json
 import re
 
@@ -32,6 +33,11 @@ pytestmark = pytest.mark.browser
 
 
 @functools.cache
+def as_shown(markup: str) -> str:
+    """The text a browser shows for exam.json's HTML: its tags taken out, its entities read."""
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
 def qs() -> tuple:
     """The exam's questions with this build's answers: computed when a test first asks, not
     while the suite collects (the other tiers collect this file too, and skip it)."""
@@ -105,9 +111,10 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
     page, log = page_and_log
     open_exam(page, site_url)
     body = page.content()
-    assert all(q.explanation not in body for q in qs()), (
-        "explanations must not ship in the markup"
-    )
+    assert all(
+        q.explanation not in body and exam_page.typeset(q.explanation) not in body
+        for q in qs()
+    ), "explanations must not ship in the markup"
     answers = answers_with(n_right)
     answer_by_keyboard(page, answers)
     grade_by_keyboard(page)
@@ -139,7 +146,7 @@ def test_keyboard_only_exam(page_and_log, site_url, n_right):
         item = items.nth(i)
         text = item.inner_text()
         assert ("Correct" in text) == (i < n_right), (q.qid, text)
-        assert "Answer: " in text and q.explanation in text
+        assert "Answer: " in text and as_shown(exam_page.typeset(q.explanation)) in text
         href = item.locator(".exam-where a").get_attribute("href")
         page_name, anchor = q.learn.split("#")
         assert href.endswith(f"{page_name.removesuffix('.md')}/#{anchor}"), (
@@ -372,6 +379,49 @@ def test_review_reads_without_doubled_punctuation(page_and_log, site_url):
     page.wait_for_selector(".exam-result:not([hidden])")
     text = page.inner_text(".exam-review")
     assert not re.search(r"[.!?][;,]", text), re.search(r".{40}[.!?][;,].{40}", text)
+    assert_clean(log)
+
+
+#: The text of every element of ``selector`` outside <code>: what a reader reads as prose.
+PROSE_TEXT = """selector => [...document.querySelectorAll(selector)].map(root => {
+  const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const out = [];
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) if (!n.parentElement.closest('code')) out.push(n.data);
+  return out.join('');
+}).join(' ')"""
+
+
+def test_the_review_sets_the_notation_as_the_questions_do(page_and_log, site_url):
+    """d_k shows as d with a subscript k, 2^−52 as a power, in the questions, in the options, in
+    each review's answer, explanation and link, and in the reader's own answer: no underscore or
+    caret is left in the text outside code (names from code, such as head_dim, keep theirs)."""
+    page, log = page_and_log
+    open_exam(page, site_url)
+    raw = " ".join(
+        " ".join([q.prompt, q.explanation, q.learn_text, *(o.label for o in q.options)])
+        for q in qs()
+    )
+    assert "√d_k" in raw and "2^−52" in raw and "head_dim" in raw  # the cases are there
+    picked = {  # the options whose labels hold notation
+        (q.qid, o.key)
+        for q in qs()
+        for o in q.options
+        if "_" in o.label or "^" in o.label
+    }
+    assert picked, "no option label holds notation"
+    for qid, key in picked:
+        page.check(f"#q-{qid}-{key}")
+    assert not re.search(r"[_^]", page.evaluate(PROSE_TEXT, "form.exam fieldset"))
+    assert "<code>head_dim</code>" in page.inner_html("form.exam")
+    page.click("button.exam-grade")
+    page.wait_for_selector(".exam-result:not([hidden])")
+    assert not re.search(r"[_^]", page.evaluate(PROSE_TEXT, ".exam-review"))
+    review = page.inner_html(".exam-review")
+    for seen in ("√<var>d</var><sub><var>k</var></sub>", "2<sup>−52</sup>"):
+        assert seen in review, seen
+    for qid, _ in picked:  # the reader's own answer, as its label shows it
+        item = page.locator(f".exam-review > li:has(a[href='#q-{qid}'])")
+        assert re.search(r"Your answer: .*<(sub|sup)>", item.inner_html()), qid
     assert_clean(log)
 
 

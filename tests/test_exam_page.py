@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_lib
 import json
 import re
 
@@ -30,13 +31,69 @@ def test_site_files_hold_the_answers():
         assert d["answer"] == (list(q.answer) if q.kind == "multiple" else q.answer), (
             q.qid
         )
-        assert (d["kind"], d["tol"], d["explanation"], d["answer_text"]) == (
-            q.kind, q.tol, q.explanation, q.answer_text()), q.qid  # fmt: skip
+        assert (d["kind"], d["tol"], d["explanation_html"], d["answer_html"]) == (
+            q.kind, q.tol, exam_page.typeset(q.explanation),
+            exam_page.typeset(q.answer_text())), q.qid  # fmt: skip
     assert data == exam_page.exam_data()
-    assert by_id(data, "per-head")["answer_text"] == "147,456"
-    assert by_id(data, "max-trick")["answer_text"].startswith(
+    assert by_id(data, "per-head")["answer_html"] == "147,456"
+    assert by_id(data, "max-trick")["answer_html"].startswith(
         "It keeps exp from overflowing"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "html"),
+    [
+        (
+            "no division by √d_k: as d_k grows",
+            "no division by √<var>d</var><sub><var>k</var></sub>: as <var>d</var><sub><var>k</var></sub> grows",
+        ),
+        ("a few times 2^−52 (machine", "a few times 2<sup>−52</sup> (machine"),
+        (
+            "its W_Q, W_K and W_V",
+            "its <var>W</var><sub><var>Q</var></sub>, <var>W</var><sub><var>K</var></sub> "
+            "and <var>W</var><sub><var>V</var></sub>",
+        ),
+        ("maps d_model = 768", "maps <var>d</var><sub>model</sub> = 768"),
+        (
+            "e^x rounds to 0; e^2 + 1",
+            "<var>e</var><sup><var>x</var></sup> rounds to 0; "
+            "<var>e</var><sup>2</sup> + 1",
+        ),
+        ("calls it head_dim).", "calls it <code>head_dim</code>)."),
+        (
+            "F.scaled_dot_product_attention",
+            "F.<code>scaled_dot_product_attention</code>",
+        ),
+        (
+            "Hugging Face's <b> & d_k",
+            "Hugging Face&#x27;s &lt;b&gt; &amp; <var>d</var><sub><var>k</var></sub>",
+        ),
+        (
+            "x_1 y^2 ab_c",
+            "<var>x</var><sub>1</sub> <var>y</var><sup>2</sup> <code>ab_c</code>",
+        ),
+        ("snake_case_2 2_000", "snake_case_2 2_000"),
+    ],
+)
+def test_the_notation_is_set_as_the_pages_set_it(text, html):
+    assert exam_page.typeset(text) == html
+
+
+def test_every_exam_text_keeps_its_words_and_loses_its_underscores_and_carets():
+    """Each text the page and exam.json show: the same characters once typeset (less the
+    underscores and carets of its notation), only the elements the page's script copies, and no
+    underscore or caret left outside <code>."""
+    for q in QS.values():
+        texts = [q.prompt, q.explanation, q.answer_text(), q.learn_text]
+        for text in texts + [o.label for o in q.options]:
+            out = exam_page.typeset(text)
+            tags = set(re.findall(r"</?([a-z]+)", out))
+            assert tags <= set(exam_page.TYPESET_TAGS), (q.qid, tags)
+            shown = html_lib.unescape(re.sub(r"<[^>]+>", "", out))
+            drop = str.maketrans("", "", "_^")
+            assert shown.translate(drop) == text.translate(drop), (q.qid, text)
+            assert not re.search(r"[_^]", re.sub(r"<code>.*?</code>", "", out)), out
 
 
 def by_id(data: dict, qid: str) -> dict:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import re
 
 from attention_workshop.chapters.final_exam import Question, exam
 from attention_workshop.chapters.final_exam.grading import PASS_MARK, SLACK, pass_count
@@ -24,12 +25,45 @@ __all__ = [
     "form_html",
     "questions",
     "site_files",
+    "typeset",
     "values",
     "version",
 ]
 
 #: Where the answers are written inside the site.
 DATA_PATH = f"{GENERATED}/exam.json"
+
+
+#: In an exam's text, the notation the pages set as mathematics: a letter or a number with a
+#: subscript (d_k, W_Q, d_model) or a power (2^−52, e^x); and the names from code, which the
+#: pages set as code (head_dim, scaled_dot_product_attention).
+_NOTATION = re.compile(
+    r"(?<![\w])(?:(?P<code>[a-z]{2,}(?:_[a-z]+)+)"
+    r"|(?P<base>[A-Za-z]|\d+)(?P<mark>[_^])(?P<script>−?[A-Za-z0-9]+))(?![\w])"
+)
+#: The elements :func:`typeset` writes, and the only ones the page's script copies from exam.json.
+TYPESET_TAGS = ("var", "sub", "sup", "code")
+
+
+def _letter(text: str) -> str:
+    """A one-letter name in italics, as the pages' MathML sets it; anything else upright."""
+    return f"<var>{text}</var>" if len(text) == 1 and text.isalpha() else text
+
+
+def _set(m: re.Match[str]) -> str:
+    if m["code"]:
+        return f"<code>{m['code']}</code>"
+    if m["mark"] == "_" and m["base"].isdigit():  # 2_000 is a number, not a subscript
+        return m[0]
+    tag = "sub" if m["mark"] == "_" else "sup"
+    return f"{_letter(m['base'])}<{tag}>{_letter(m['script'])}</{tag}>"
+
+
+def typeset(text: str) -> str:
+    """HTML of one of the exam's texts: escaped, with its notation set as the pages set it
+    (``√d_k`` shows d with a subscript k, ``2^−52`` a power, ``head_dim`` code), never the
+    plain-text spelling with its underscore or caret."""
+    return _NOTATION.sub(_set, html.escape(text))
 
 
 def questions() -> tuple[Question, ...]:
@@ -48,8 +82,9 @@ def exam_data() -> dict[str, object]:
                 "kind": q.kind,
                 "answer": list(q.answer) if isinstance(q.answer, tuple) else q.answer,
                 "tol": q.tol,
-                "answer_text": q.answer_text(),
-                "explanation": q.explanation,
+                # HTML (:func:`typeset`): the review shows them as the questions are shown
+                "answer_html": typeset(q.answer_text()),
+                "explanation_html": typeset(q.explanation),
             }
             for q in questions()
         ],
@@ -77,7 +112,7 @@ def values() -> dict[str, str]:
 
 
 def _fieldset(i: int, q: Question) -> str:
-    e = html.escape
+    e = typeset
     name = f"q-{q.qid}"
     out = [
         f'<fieldset class="exam-q" id="{name}" data-qid="{q.qid}" data-kind="{q.kind}">',

@@ -6,9 +6,26 @@
  * shows the result, and keeps the reader's progress in localStorage: restored on a reload,
  * discarded with a notice when it cannot be read, and merged with any other open tab's.
  */
-import { emptyProgress, grade, isGraded, joinLabels, mergeProgress, readProgress } from "./grading.js";
+import { emptyProgress, grade, isGraded, labelSeparator, mergeProgress, readProgress } from "./grading.js";
 
 const STORAGE_PREFIX = "attention-workshop/final-exam/";
+// The elements of exam.json's HTML texts (exam_page.typeset): any other is shown as its text.
+const TYPESET = new Set(["var", "sub", "sup", "code"]);
+
+/** Nodes of an HTML text of exam.json, as the questions show their notation (d with a subscript k). */
+function typeset(html) {
+  const parsed = document.createElement("template");
+  parsed.innerHTML = html;
+  const copy = (node) => {
+    if (node.nodeType !== Node.ELEMENT_NODE || !TYPESET.has(node.localName)) {
+      return document.createTextNode(node.textContent);
+    }
+    const e = document.createElement(node.localName);
+    e.append(...[...node.childNodes].map(copy));
+    return e;
+  };
+  return [...parsed.content.childNodes].map(copy);
+}
 
 class ExamPage {
   constructor(form) {
@@ -137,11 +154,14 @@ class ExamPage {
 
   // ---------------------------------------------------------------- the result
 
+  /** The reader's answer as nodes: the labels picked, their notation as the form shows it. */
   yourAnswer(fs, response) {
-    if (response === undefined) return "no answer";
-    if (fs.dataset.kind === "numeric") return response.trim();
+    if (response === undefined) return ["no answer"];
+    if (fs.dataset.kind === "numeric") return [response.trim()];
     const keys = Array.isArray(response) ? response : [response];
-    return joinLabels(this.inputsOf(fs).filter((i) => keys.includes(i.value)).map((i) => i.parentNode.textContent.trim()));
+    const labels = this.inputsOf(fs).filter((i) => keys.includes(i.value)).map((i) => i.parentNode.querySelector("span"));
+    const sep = labelSeparator(labels.map((l) => l.textContent.trim()));
+    return labels.flatMap((l, n) => [...(n ? [sep] : []), ...l.cloneNode(true).childNodes]);
   }
 
   render(data, answers, g) {
@@ -163,13 +183,18 @@ class ExamPage {
       head.append(el("strong", "exam-mark", ok ? "✓ Correct" : "✗ Not correct"), " — ", jump);
       const learn = fs.querySelector("a.exam-learn");
       const where = el("p", "exam-where", "Where this is taught: ");
-      const a = el("a", null, learn.textContent);
+      const a = el("a");
+      a.append(...learn.cloneNode(true).childNodes);
       a.href = learn.href;
       where.append(a);
       fs.setAttribute("data-result", ok ? "right" : "wrong");
       const li = el("li", `exam-item ${ok ? "exam-right" : "exam-wrong"}`);
-      li.append(head, el("p", null, `Your answer: ${this.yourAnswer(fs, answers[q.id])}`),
-        el("p", null, `Answer: ${q.answer_text}`), el("p", "exam-explanation", q.explanation), where);
+      const yours = el("p", null, "Your answer: "), answer = el("p", null, "Answer: ");
+      yours.append(...this.yourAnswer(fs, answers[q.id]));
+      answer.append(...typeset(q.answer_html));
+      const why = el("p", "exam-explanation");
+      why.append(...typeset(q.explanation_html));
+      li.append(head, yours, answer, why, where);
       return li;
     }));
     this.result.hidden = false;

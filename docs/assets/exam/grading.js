@@ -58,8 +58,13 @@ export function grade(data, answers) {
 
 /** Option labels as one line (exam.py's _join_labels): sentences follow each other, short labels take "; ". */
 export function joinLabels(labels) {
+  return labels.join(labelSeparator(labels));
+}
+
+/** What joinLabels puts between two of these labels: a space after sentences, "; " otherwise. */
+export function labelSeparator(labels) {
   const sentences = labels.length > 0 && labels.every((l) => /[.?!]$/.test(l));
-  return labels.join(sentences ? " " : "; ");
+  return sentences ? " " : "; ";
 }
 
 // ------------------------------------------------------------------ saved progress
