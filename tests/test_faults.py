@@ -523,9 +523,13 @@ def test_out_under_a_file_is_refused_before_any_work(session_run, tmp_path, caps
 
 # ---------------------------------------------------------------- 3. all-or-nothing output
 
+# atomic.py needs the standard library alone: loaded from its file, each of the test's hundred
+# or so processes starts without the package's __init__ (NumPy: about 0.15 s a process)
 KILL = """
-import json, os, sys
-from attention_workshop.experiment import atomic
+import importlib.util, json, os, sys
+spec = importlib.util.spec_from_file_location("atomic", sys.argv[5])
+atomic = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(atomic)
 out, step, exchange, names = sys.argv[1], sys.argv[2], sys.argv[3] == "1", json.loads(sys.argv[4])
 atomic._use_exchange = exchange
 atomic.after_step = lambda done: os._exit(9) if done == step else None
@@ -573,6 +577,7 @@ def test_a_process_killed_at_any_step_of_the_write_leaves_the_old_set_or_the_new
                 step,
                 str(int(exchange)),
                 json.dumps(names),
+                atomic.__file__,
             ],
             capture_output=True,
             text=True,
