@@ -99,6 +99,9 @@ def xdist_group_of(item) -> str | None:
     - ``sweep``: every page opened once per scheme and width for the checks that read it
       (tests/sweep.py); ``printed``: the print page under print media and ``search_page``: the
       searches typed in it (module fixtures);
+    - ``numeric_own``: the experiment run once in the machine's own numeric environment
+      (``own_environment_run``), which every numeric environment's test and the Source page's
+      walk compare with;
     - ``notebook-<page>``: the tests of a page's notebook (tests/test_notebooks.py): its run on a
       fresh kernel (``fresh_run``) is made once per process, and two tests on two workers made
       it twice.
@@ -115,6 +118,8 @@ def xdist_group_of(item) -> str | None:
     for group in ("results_other", "sweep", "printed", "search_page"):
         if group in fixtures:
             return group
+    if "own_environment_run" in fixtures:
+        return "numeric_own"
     return None
 
 
@@ -515,6 +520,17 @@ def only_pages(project: Path, *pages: str) -> Path:
     kept = [e for e in entries if re.match(r'page = "([^"]+)"', e)[1] in keep]
     allow.write_text("[[allow]]\n".join([head, *kept]), encoding="utf-8")
     return project
+
+
+@pytest.fixture(scope="session")
+def own_environment_run(tmp_path_factory) -> Path:
+    """tests/numeric_env_probe.py run once, in the machine's own numeric environment: the
+    experiment's files in the returned folder, the package's modules it loaded in
+    ``modules.txt`` beside it. Its tests share one worker (:func:`xdist_group_of`): each
+    worker that ran one made it again (about 14 s)."""
+    from .test_numeric_env import probe
+
+    return probe(tmp_path_factory.mktemp("own") / "out", {})
 
 
 @pytest.fixture(scope="session")

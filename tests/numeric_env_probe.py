@@ -4,8 +4,11 @@
 results.log, figures and CSVs, as ``python -m attention_workshop.experiment --out OUT``
 writes them) and the Real heads page's files and quoted values into ``OUT/real-heads/``, with the
 sha256 of the run box's model file (the float16 weights the site serves: 45 MB, so its hash).
-With ``--product``, it prints one kernel-dependent product at full precision instead: the
-deliberate break that shows the matrix test can fail.
+Beside ``OUT``, in ``modules.txt``, it lists the package's modules the experiment's command
+loaded, one per line, before anything else is imported (tests/test_source_page.py reads it
+from the run in the machine's own environment). With ``--product``, it prints one
+kernel-dependent product at full precision instead: the deliberate break that shows the matrix
+test can fail.
 """
 
 from __future__ import annotations
@@ -32,14 +35,18 @@ def main(argv: list[str]) -> int:
         (out / "product.txt").write_text(product(), encoding="utf-8")
         return 0
     from attention_workshop.experiment.cli import main as experiment
-    from attention_workshop.experiment.real_heads_page import site_files
-    from attention_workshop.trained import browser
-    from workshop_site.real_heads_values import values
 
     out = Path(argv[0])
     code = experiment(["--out", str(out)])
     if code:
         return int(code)
+    loaded = sorted(m for m in sys.modules if m.split(".")[0] == "attention_workshop")
+    (out.parent / "modules.txt").write_text("\n".join(loaded) + "\n", encoding="utf-8")
+
+    from attention_workshop.experiment.real_heads_page import site_files
+    from attention_workshop.trained import browser
+    from workshop_site.real_heads_values import values
+
     heads = out / "real-heads"
     for name, text in site_files().items():
         path = heads / name

@@ -144,10 +144,11 @@ def differences(expected: Path, got: Path, setting: str) -> list[str]:
     return found
 
 
-@pytest.fixture(scope="module")
-def own(tmp_path_factory) -> Path:
-    """The probe in the machine's own environment (whatever OPENBLAS_CORETYPE it sets, or none)."""
-    return probe(tmp_path_factory.mktemp("own") / "out", {})
+@pytest.fixture()
+def own(own_environment_run) -> Path:
+    """The probe in the machine's own environment (whatever OPENBLAS_CORETYPE it sets, or
+    none): made once per run (tests/conftest.py), its tests all on one worker."""
+    return own_environment_run
 
 
 def test_the_machines_own_environment_gives_the_capture(own):
