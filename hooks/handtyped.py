@@ -39,11 +39,14 @@ def on_pre_build(config: MkDocsConfig) -> None:
 def on_page_markdown(
     markdown: str, page: Page, config: MkDocsConfig, files: Files
 ) -> str:
+    # imported at each page: the build's fresh package (page_steps: kept between serve's builds)
+    from workshop_site.page_steps import same
+
     check, src = common.handtyped(), page.file.src_uri
     _pages.add(src)
     source, ctx = page.file.content_string, common.pages().context()
     allowed = [a for a in _allowed if a.page == src]
-    findings, unused = check.report(source, ctx, allowed)
+    findings, unused = same(check.report, source, ctx, allowed)
     for finding in findings:
         common.problem(check.message(src, finding, ALLOW_NAME), page=src)
     for a in unused:
