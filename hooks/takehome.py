@@ -6,8 +6,8 @@
   runs after hooks/diagrams.py and hooks/experiment.py). A notebook whose cells fail to run is a problem
   of its page.
 - Each notebook's page gets a download button under its title.
-- The Source page must show every module the experiment imports, each exactly as its file is:
-  one missing or stale fails the build, naming it.
+- The Source page must show every module the experiment imports, each exactly as its file is (one
+  missing or stale fails the build, naming it); a listing waits in its tab (source_page.deferred).
 """
 
 from __future__ import annotations
@@ -116,4 +116,5 @@ def on_page_content(output: str, page: Page, config: MkDocsConfig, files: Files)
                 f"docs/{SOURCE_PAGE}: the experiment imports {', '.join(missing)}, which the page "
                 "does not show as the file is: print it with workshop_site.source_page.source_tabs()"
             )
+        return same(source_page.deferred, output)  # a listing waits for its tab
     return output

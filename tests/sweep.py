@@ -13,7 +13,8 @@ open it alone):
 - :data:`LOADED`: as it opened (``networkidle``), every reveal closed and the first tab of each
   tabbed block picked;
 - :data:`TABS`: every tab of every tabbed block shown at once (:data:`EVERY_TAB`), reveals closed
-  (the style is taken away again after);
+  (the style is taken away again after), once every listing the Source page holds back until its
+  tab shows is in (:data:`LISTINGS_IN`): before TABS that page holds three listings, not 48;
 - :data:`DETAILS`: every ``<details>`` open (:data:`OPEN_DETAILS`), the tabs as built;
 - :data:`ALL`: every reveal open and every tab shown.
 
@@ -39,6 +40,8 @@ LOADED, TABS, DETAILS, ALL = 0, 100, 200, 300
 EVERY_TAB = ".md-typeset .tabbed-set > .tabbed-content > .tabbed-block { display: block !important; }"
 #: Every reveal (a self-check's answer, a collapsed block) opened, as a reader who opens them sees it.
 OPEN_DETAILS = "document.querySelectorAll('details').forEach(d => { d.open = true; })"
+#: Every listing of the Source page put in its tab: it waits for its tab to show (docs/assets/source.js).
+LISTINGS_IN = "() => !document.querySelector('noscript.workshop-listing')"
 #: The pages whose widget is ready only once it says so (it fetches its data first).
 READY = {"inside-the-model/": "#inside-explorer[data-ready]"}
 #: The viewport of each width the probes use.
@@ -231,3 +234,5 @@ class _State:
             self.details = True
         if want_tabs and self.tabs is None:
             self.tabs = self.page.add_style_tag(content=EVERY_TAB)
+            # a listing the Source page holds back until its tab shows: in, as for a reader
+            self.page.wait_for_function(LISTINGS_IN)

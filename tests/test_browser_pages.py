@@ -14,7 +14,7 @@ import pytest
 
 from attention_workshop.experiment.plotting import DARK, LIGHT, contrast
 
-from .sweep import DETAILS, EVERY_TAB, LOADED, TABS, not_404, probe
+from .sweep import ALL, DETAILS, EVERY_TAB, LOADED, not_404, probe
 from .test_site_quality import page_url, site_pages
 
 pytestmark = pytest.mark.browser
@@ -108,9 +108,10 @@ def figure_problems(page, scheme: str, paper: bool = False) -> list[str]:
 _EVERY_TAB = EVERY_TAB
 
 
-@probe("figure colours", TABS, [("light", 1280), ("dark", 1280)], not_404)
+@probe("figure colours", ALL + 10, [("light", 1280), ("dark", 1280)], not_404)
 def _figure_colours(page, visit) -> tuple[int, list[str]]:
-    """How many figures the page has, and those that do not follow its scheme, every tab shown."""
+    """How many figures the page has, and those that do not follow its scheme, every tab shown and
+    every reveal open (after axe, which looks at the page with its tabs as built)."""
     paper = visit.url == PAPER[0]
     return page.locator("article figure").count(), [
         f"{visit.url or 'home'} [{visit.scheme}]: {p}"

@@ -88,3 +88,34 @@ def test_search_leaves_out_the_source_and_print_pages(built_site):
     assert {"module-0/", "api/"} <= pages, sorted(pages)
     api = " ".join(d["text"] for d in docs["docs"] if d["location"].startswith("api/"))
     assert "softmax" in api
+
+
+def _tabs(*groups: list[str]) -> str:
+    """A Source page's groups of tabs as the build writes them, each tab one listing of ``code``."""
+    out = ['<p>before</p>\n<div class="workshop-source-tabs">\n']
+    for group in groups:
+        out.append('<div class="tabbed-set"><div class="tabbed-content">\n')
+        for code in group:
+            out.append(
+                '<div class="tabbed-block">\n<div class="language-python highlight" tabindex="0">'
+                f'<table class="highlighttable"><tr><td class="code"><pre><code>{code}'
+                "</code></pre></td></tr></table></div>\n</div>\n"
+            )
+        out.append("</div></div>\n")
+    return "".join(out) + "</div>\n"
+
+
+def test_every_listing_but_the_first_of_each_group_waits_for_its_tab():
+    """Each group's first listing stays markup; the others go inside ``<noscript>`` with their
+    bytes untouched; doing it again changes nothing; a page without tabs is left as it is."""
+    page = _tabs(["a = 1", "b = 2", "c = 3"], ["d = 4", "e = 5"])
+    done = source_page.deferred(page)
+    waiting = source_page.WAITING
+    assert done.count(waiting) == 3 and done.count("</noscript>") == 3
+    for code in ("a = 1", "b = 2", "c = 3", "d = 4", "e = 5"):
+        block = done.split(code)[0].rsplit('<div class="tabbed-block">', 1)[1]
+        held = block.startswith(f'\n{waiting}<div class="language-python highlight"')
+        assert held == (code not in ("a = 1", "d = 4")), (code, block)
+    assert done.replace(waiting, "").replace("</noscript>", "") == page
+    assert source_page.deferred(done) == done
+    assert source_page.deferred("<p>no tabs</p>") == "<p>no tabs</p>"

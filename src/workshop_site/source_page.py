@@ -4,7 +4,9 @@
 ``python -m attention_workshop.experiment`` runs) and follows every import inside the
 package, so a module the experiment starts to import shows up on the page by itself.
 :func:`source_tabs` writes one tab per module, its text read from the file; :func:`missing`
-is the build's check that the built page shows each of them, byte for byte.
+is the build's check that the built page shows each of them, byte for byte; :func:`deferred`
+puts every listing but the first of each group inside ``<noscript>``, so that the page opens
+light (docs/assets/source.js puts a listing in its tab when the tab is first shown).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ __all__ = [
     "layer_of",
     "source_tabs",
     "missing",
+    "deferred",
 ]
 
 #: Where the walk starts: the module ``python -m attention_workshop.experiment`` runs.
@@ -122,3 +125,36 @@ def missing(page_html: str) -> list[str]:
         if shown.get(path, "").rstrip("\n") != text.rstrip("\n"):
             out.append(path)
     return out
+
+
+#: A tab's listing: the whole code block hooks/tables.py named, up to the end of its table.
+_TAB = re.compile(
+    r'(<div class="tabbed-block">\n)(<div class="language-python highlight".*?</table></div>)',
+    re.S,
+)
+#: What wraps a listing that waits for its tab (docs/assets/source.js looks for the class).
+WAITING = '<noscript class="workshop-listing">'
+
+
+def deferred(page_html: str) -> str:
+    """The Source page with every listing but the first of each group of tabs inside
+    ``<noscript class="workshop-listing">``.
+
+    A browser that runs scripts keeps a ``<noscript>``'s content as one piece of text, not as
+    elements: the page opens with 3 listings in its document instead of every module's (57,795
+    elements in all, nearly all of them Pygments' spans in tabs nobody had opened), and
+    docs/assets/source.js makes a listing elements the first time its tab is shown. A browser
+    without scripts reads the ``<noscript>`` as the page's own markup: every tab holds its
+    listing, as before. The page's text is the same either way (:func:`missing` reads it).
+    """
+    head, sep, rest = page_html.partition('<div class="workshop-source-tabs">')
+    if not sep:
+        return page_html
+    groups = rest.split('<div class="tabbed-content">')
+    for n, group in enumerate(groups[1:], 1):
+        first = _TAB.search(group)
+        if first is None:
+            continue
+        later = _TAB.sub(rf"\1{WAITING}\2</noscript>", group[first.end() :])
+        groups[n] = group[: first.end()] + later
+    return head + sep + '<div class="tabbed-content">'.join(groups)
