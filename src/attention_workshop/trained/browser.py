@@ -117,7 +117,7 @@ def unicode_tables() -> dict[str, list[list[int]]]:
     from tokenizers import normalizers, pre_tokenizers
 
     cps = [c for c in range(1, 0x110000) if not 0xD800 <= c <= 0xDFFF and c != 0x78]
-    probe = "".join("x" + chr(c) for c in cps) + "x"  # each code point between two x's
+    probe = "x" + "x".join(map(chr, cps)) + "x"  # each code point between two x's
     clean = normalizers.BertNormalizer(
         clean_text=True,
         handle_chinese_chars=False,
@@ -126,14 +126,13 @@ def unicode_tables() -> dict[str, list[list[int]]]:
     ).normalize_str(probe)
     cleaned = clean.split("x")[1:-1]
     stripped = normalizers.StripAccents().normalize_str(probe).split("x")[1:-1]
-    # the pre-tokenizer in pieces of 16,384 code points: the whole probe at once took twice as long
+    # the pre-tokenizer in pieces of 16,384 code points (the whole probe at once took twice as
+    # long), each a slice of the probe: "x", a code point, "x"... "x"
     splitter = pre_tokenizers.BertPreTokenizer()
     alone = [
         word
         for at in range(0, len(cps), _PIECE)
-        for word, _ in splitter.pre_tokenize_str(
-            "".join("x" + chr(c) for c in cps[at : at + _PIECE]) + "x"
-        )
+        for word, _ in splitter.pre_tokenize_str(probe[2 * at : 2 * (at + _PIECE) + 1])
     ]
     if len(cleaned) != len(cps) or len(stripped) != len(cps):
         raise RuntimeError("tokenizers' normalizer changed the probe's separators")
