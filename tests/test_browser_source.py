@@ -117,11 +117,20 @@ def test_every_listing_arrives_whole_and_accessible(browser, site_url):
 
 
 def test_print_and_no_script_show_every_listing(browser, site_url):
-    """Printing puts every listing in first (print shows every tab); a browser without scripts
-    reads them as the page's markup."""
+    """Printed, every listing is in: under print media Material shows every tab (and so each
+    listing arrives), and the print dialog's ``beforeprint`` puts them all in at once; a browser
+    without scripts reads them as the page's markup."""
     context = browser.new_context(viewport=DESKTOP)
     page = context.new_page()
     page.goto(site_url + "source/", wait_until="networkidle")
+    page.emulate_media(media="print")
+    page.wait_for_function(LISTINGS_IN)
+    assert len(page.evaluate(_LISTINGS)) == len(_files())
+    page.emulate_media(media="screen")
+    page.goto(site_url + "source/", wait_until="networkidle")
+    assert page.evaluate(
+        "document.querySelectorAll('noscript.workshop-listing').length"
+    )
     page.evaluate("dispatchEvent(new Event('beforeprint'))")
     assert (
         page.evaluate("document.querySelectorAll('noscript.workshop-listing').length")
