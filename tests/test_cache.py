@@ -119,13 +119,36 @@ def test_a_drawings_key_follows_the_bytes_of_the_code_it_imports_and_nothing_els
     cli = package_copy / "experiment" / "cli.py"
     cli.write_text(cli.read_text() + "\n\ndef added():\n    return 1\n")
     assert cache.module_digest("attention_workshop.experiment.charts") == second
-    # the maths is, through the chapters (even where only their types are imported)
+    # the maths is: importing the package runs its __init__, which imports core.py
     core = package_copy / "core.py"
     core.write_text(core.read_text() + "\nAGAIN = 2\n")
     assert cache.module_digest("attention_workshop.experiment.charts") != second
     before = cache.module_digest("attention_workshop.chapters.real_heads.facts")
     core.write_text(core.read_text() + "\nONCE_MORE = 3\n")
     assert cache.module_digest("attention_workshop.chapters.real_heads.facts") != before
+
+
+def test_a_chapters_edit_changes_the_key_of_what_imports_it_and_of_nothing_else(
+    package_copy,
+):
+    """A chapter is imported by the experiment's run (its sections write results.log), not by
+    the drawings (which import the chapters' types only under ``if TYPE_CHECKING:``, never run),
+    nor by another page's chapter (the chapters package's own module imports no chapter)."""
+    others = (
+        "attention_workshop.experiment.charts",
+        "attention_workshop.experiment.causal_page",
+        "attention_workshop.experiment.real_heads_page",
+        "attention_workshop.chapters.causal_heads.facts",
+        "attention_workshop.chapters.real_heads.facts",
+    )
+    importers = ("workshop_site.pages", "attention_workshop.experiment.runner")
+    before = {name: cache.module_digest(name) for name in others + importers}
+    chapter = package_copy / "chapters" / "module_1" / "__init__.py"
+    text = chapter.read_text()
+    chapter.write_text(text.replace('"""', '"""The chapter, said anew. ', 1))
+    after = {name: cache.module_digest(name) for name in others + importers}
+    assert [n for n in importers if after[n] == before[n]] == []
+    assert [n for n in others if after[n] != before[n]] == []
 
 
 def test_the_experiments_key_is_every_byte_even_a_docstrings(package_copy):

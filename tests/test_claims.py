@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attention_workshop.chapters import SECTIONS, Quantifier
+from attention_workshop.chapters import Quantifier
+from attention_workshop.chapters.sections import SECTIONS
 from workshop_site.claims import CLAIMS, PAGES, SUBJECTS, ClaimError, check, verify
 
 from . import test_causal_heads, test_final_exam, test_inside_the_model, test_real_heads

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from attention_workshop.chapters import SECTIONS
+from attention_workshop.chapters.sections import SECTIONS
 from attention_workshop.experiment import runner as experiment
 from attention_workshop.experiment.results import Results
 

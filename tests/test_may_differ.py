@@ -13,13 +13,13 @@ import sys
 
 import pytest
 
-from attention_workshop.chapters import SECTIONS
 from attention_workshop.chapters.may_differ import (
     FIGURES,
     STAMPS,
     Figure,
     environment_line,
 )
+from attention_workshop.chapters.sections import SECTIONS
 
 EPS = sys.float_info.epsilon
 #: figure (section, the pattern's first words) -> the result's fields it prints, and their unit

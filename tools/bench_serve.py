@@ -70,7 +70,14 @@ def _package(text: str, n: int) -> str:
     )
 
 
-#: The three kinds of edit the issue names: prose, a snippet, the package.
+def _chapter(text: str, n: int) -> str:
+    # a sentence added to the chapter's docstring: only what imports the chapter is computed
+    # again (the experiment's run), and the Source page shows the file
+    return text.replace('"""', f'"""Bench edit {n}. ', 1)
+
+
+#: The three kinds of edit the issue names: prose, a snippet, the package (twice: the maths,
+#: which every result imports, and one chapter, which the experiment's run alone imports).
 EDITS = (
     Edit("prose edit (docs/module-1.md)", "docs/module-1.md", "module-1/", _prose),
     Edit(
@@ -84,6 +91,13 @@ EDITS = (
         "src/attention_workshop/core.py",
         "api/",
         _package,
+        times=1,
+    ),
+    Edit(
+        "package edit, a chapter (src/attention_workshop/chapters/module_1/__init__.py)",
+        "src/attention_workshop/chapters/module_1/__init__.py",
+        "source/",
+        _chapter,
         times=1,
     ),
 )

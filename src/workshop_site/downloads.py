@@ -22,7 +22,7 @@ from mkdocs.utils.meta import get_data
 
 from attention_workshop.experiment import notebook as shown
 from attention_workshop.experiment.cache_key import digest
-from attention_workshop.experiment.figures import dark_name
+from attention_workshop.experiment.figure_files import dark_name
 
 from . import notebook_code, notebook_run, notebooks, reproduce, takehome
 from .page_reads import Recorded, kept

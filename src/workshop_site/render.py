@@ -13,7 +13,7 @@ from types import ModuleType
 from typing import Any
 
 from attention_workshop.experiment import fmt
-from attention_workshop.experiment.figures import dark_name, open_full_size
+from attention_workshop.experiment.figure_files import dark_name, open_full_size
 from attention_workshop.experiment.md_tables import matrix_table, md_table
 from attention_workshop.toy import SENT_RIVER
 

@@ -3,23 +3,15 @@ their typed results, and the claims its prose makes.
 
 Chapters compute with the maths layer (:mod:`attention_workshop.core`, ``toy``, ``gpt2``,
 ``handcalc``) and never import the build; the build runs their sections in the order of
-:data:`SECTIONS` (the teaching order) and checks their claims.
+:data:`.sections.SECTIONS` (the teaching order) and checks their claims.
+
+This package's own module imports no chapter: importing one chapter (the causal page's, say)
+runs only that chapter's code, so a result cached on what it imports is not computed again
+after an edit to another chapter (:mod:`attention_workshop.experiment.cache`).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from . import module_0, module_1, module_2, module_3, step_by_step
 from ._section import Claim, Context, Fmt, Quantifier, References, Section
 
-__all__ = ["SECTIONS", "Claim", "Context", "Fmt", "Quantifier", "References", "Section"]
-
-#: Every section of results.log, in teaching order; each is labelled ``[key]`` in the log.
-SECTIONS: tuple[Section[Any], ...] = (
-    *module_0.SECTIONS,
-    *module_1.SECTIONS,
-    *module_2.SECTIONS,
-    *module_3.SECTIONS,
-    *step_by_step.SECTIONS,
-)
+__all__ = ["Claim", "Context", "Fmt", "Quantifier", "References", "Section"]

@@ -129,9 +129,9 @@ def module_digest(*modules: str) -> str:
     if _BUILD is not None and ("digest", modules) in _BUILD:
         return str(_BUILD[("digest", modules)])
     base = _PACKAGE_DIR.parent
-    # once a build: what the files import, by their bytes
+    # once a build: what the files import, by their bytes (and the walker's: what it counts)
     if enabled() and not _IMPORTS:
-        _IMPORTS.append(key("imports", 1))
+        _IMPORTS.append(key("imports", Path(import_closure.__file__).read_bytes()))
         known = lookup("imports", _IMPORTS[0])
         if isinstance(known, dict):
             import_closure.seed(known)

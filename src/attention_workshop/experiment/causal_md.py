@@ -30,7 +30,7 @@ from .causal_reads import (
     prefix_desc,
     split_table,
 )
-from .figures import dark_name, open_full_size
+from .figure_files import dark_name, open_full_size
 
 __all__ = [
     "figure",

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..chapters import causal_heads as ch
 from ..chapters.causal_heads import CausalHeads, Head, Run
-from . import cache, figures, fmt
+from . import cache, figure_files, fmt
 from .causal_steps import LEVELS, head_view, level, steps_data
 from .head_figures import _fill, _level, _open, _shade, _two, head_svg, strong
 from .plotting import LIGHT, Palette, pyplot, svg
@@ -296,8 +296,8 @@ def _head_files(f: CausalHeads) -> dict[str, str]:
             head_desc(run, head),
             causal=True,
         )
-        files.update(figures.themed(head_file(name), draw))
-        files[head_file(name).replace(".svg", ".csv")] = figures.table_csv(
+        files.update(figure_files.themed(head_file(name), draw))
+        files[head_file(name).replace(".svg", ".csv")] = figure_files.table_csv(
             ["query", *run.tokens],
             [
                 [t, *row]
@@ -322,16 +322,16 @@ def _grid_files(f: CausalHeads) -> dict[str, str]:
         for layer in range(f.n_layer)
         for h in range(f.n_head)
     ]
-    csv = figures.table_csv(["layer", "head", "induction", "previous"], rows)
-    return {**figures.themed(path, draw), path.replace(".svg", ".csv"): csv}
+    csv = figure_files.table_csv(["layer", "head", "induction", "previous"], rows)
+    return {**figure_files.themed(path, draw), path.replace(".svg", ".csv"): csv}
 
 
 def _rope_files(f: CausalHeads) -> dict[str, str]:
     p, path = f.position, f"{DIR}/rope-distance.svg"
     draw = partial(rope_svg, f)
     rows = [[int(d), float(s), p.flat] for d, s in zip(p.distances, p.curve)]
-    csv = figures.table_csv(["distance", "with_rope", "without_rope"], rows)
-    return {**figures.themed(path, draw), path.replace(".svg", ".csv"): csv}
+    csv = figure_files.table_csv(["distance", "with_rope", "without_rope"], rows)
+    return {**figure_files.themed(path, draw), path.replace(".svg", ".csv"): csv}
 
 
 def site_files() -> dict[str, str]:

@@ -14,7 +14,7 @@ from functools import partial
 from ..chapters import causal_heads as ch
 from ..chapters.causal_heads import CausalHeads
 from ..chapters.causal_heads.reads import HALF, rank_of, split
-from . import figures, fmt
+from . import figure_files, fmt
 from .causal_page import DIR, facts, head_name, score_grid_svg
 from .plotting import LIGHT, Palette, pyplot, svg
 
@@ -200,9 +200,9 @@ def _lens_files(f: CausalHeads) -> dict[str, str]:
         for lens in f.reads.lens
         for n in range(f.n_layer)
     ]
-    csv = figures.table_csv(["sentence", "layer", "rank", "probability"], rows)
+    csv = figure_files.table_csv(["sentence", "layer", "rank", "probability"], rows)
     return {
-        **figures.themed(LENS, partial(lens_svg, f)),
+        **figure_files.themed(LENS, partial(lens_svg, f)),
         LENS.replace(".svg", ".csv"): csv,
     }
 
@@ -240,8 +240,8 @@ def _prefix_files(f: CausalHeads) -> dict[str, str]:
         for layer in range(f.n_layer)
         for h in range(f.n_head)
     ]
-    csv = figures.table_csv(["layer", "head", "mean", *seeds], rows)
-    return {**figures.themed(PREFIX, draw), PREFIX.replace(".svg", ".csv"): csv}
+    csv = figure_files.table_csv(["layer", "head", "mean", *seeds], rows)
+    return {**figure_files.themed(PREFIX, draw), PREFIX.replace(".svg", ".csv"): csv}
 
 
 def site_files() -> dict[str, str]:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..chapters import SECTIONS, Claim
+from ..chapters import Claim
+from ..chapters.sections import SECTIONS
 from ..toy import SENT_RIVER
 from .claim_report import describe
 from .results import Results

@@ -23,9 +23,9 @@ from ..chapters.layer_sizes import step_costs
 from ..gpt2 import GPT2
 from ..handcalc import K_CAT, WORDS
 from ..toy import AXES, SENT_RIVER, WIRED_CHANNELS
-from . import cache, charts, charts_mechanisms, charts_scale, charts_steps, fmt
+from . import charts, charts_mechanisms, charts_scale, charts_steps, fmt
+from .figure_files import dark_name, open_full_size, table_csv, themed
 from .grids import LABELLED_WORDS, heatmap_svg, lines_svg
-from .overlaps import OverlapError
 from .plotting import DARK, LIGHT, PALETTES, Palette
 from .results import Results
 
@@ -43,50 +43,6 @@ __all__ = [
     "LABELLED_WORDS",
     "table_csv",
 ]
-
-
-def dark_name(name: str) -> str:
-    """The file name of a figure's dark-scheme twin: ``"sqrt-dk.svg"`` -> ``"sqrt-dk-dark.svg"``."""
-    stem, dot, ext = name.rpartition(".")
-    return f"{stem}-dark.{ext}" if dot else f"{name}-dark"
-
-
-def open_full_size(src: str) -> str:
-    """A link that opens a figure's light SVG by itself, at its own size: its text as large as it was
-    drawn (11 CSS pixels or more), where a phone's page shrinks it. The light drawing, since a file
-    opened alone has the browser's white background."""
-    return f'<a class="workshop-full-size" href="{src}">Open full size (SVG, light colours)</a>'
-
-
-def themed(
-    name: str, draw_one: Callable[[Palette], str], strict: bool = True
-) -> dict[str, str]:
-    """A figure in both schemes: ``{name: light SVG, dark_name(name): dark SVG}``.
-
-    Args:
-        name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
-        draw_one: draws the figure in one palette and returns its SVG text.
-        strict: whether overlapping labels are an error. The site's figures are strict; a
-            reader's own sentence (:func:`draw` with another sentence) may put its words
-            anywhere, so its figures are drawn as they fall.
-
-    Raises:
-        OverlapError: (``strict``) in either scheme, a text of the figure overlaps another, a
-            data mark or the legend; each problem names the figure, the scheme and the artists.
-    """
-    # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs no Matplotlib
-    drawn = {}
-    for palette, file in ((LIGHT, name), (DARK, dark_name(name))):
-        try:
-            drawn[file] = cache.call(draw_one, palette)
-        except OverlapError as e:
-            if not strict and e.svg is not None:
-                drawn[file] = e.svg
-                continue
-            raise OverlapError(
-                [f"figure {name} ({palette.name} scheme): {p}" for p in e.problems]
-            ) from None
-    return drawn
 
 
 def _themed(
@@ -330,18 +286,4 @@ def _draw_log_map(r: Results) -> None:
     r.tables["log-map.csv"] = table_csv(
         ["section", "page", "first_line", "last_line"],
         [[label, page, a, b] for page, label, a, b in spans],
-    )
-
-
-def table_csv(header: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    """A small CSV (comma-separated, ``\\n`` line ends, floats with 6 decimals)."""
-
-    def cell(v: object) -> str:
-        if isinstance(v, (float, np.floating)):
-            return f"{float(v):.6f}"
-        s = str(v)
-        return '"' + s.replace('"', '""') + '"' if "," in s or '"' in s else s
-
-    return "".join(
-        ",".join(cell(v) for v in row) + "\n" for row in [list(header), *rows]
     )

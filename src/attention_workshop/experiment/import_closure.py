@@ -1,8 +1,8 @@
 """The one import walker: which modules under ``src/`` a module imports, transitively, read from their files.
 
 :func:`modules` walks the syntax trees (it never imports): a module, every package module it
-imports anywhere in its text (inside functions and ``if TYPE_CHECKING:`` blocks too: more
-than runs, never less), and the ``__init__`` of every package on the way. It follows every
+imports anywhere in its text (inside functions too: more than runs, never less; not in the body
+of an ``if TYPE_CHECKING:``, which never runs), and the ``__init__`` of every package on the way. It follows every
 module found under the folder it is given (``src/``: the workshop, and the site's build for a
 result the site caches), and nothing installed elsewhere. The Source page
 shows the experiment's modules with it (:mod:`.source_page`); the cache keys a result on the
@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 __all__ = ["PACKAGE", "module_path", "modules", "files", "table", "seed"]
@@ -44,7 +45,7 @@ def _names(data: bytes, module: str, init: bool) -> frozenset[str]:
         return _DIRECT[key]
     here = module if init else module.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.walk(ast.parse(data)):
+    for node in _runs(ast.parse(data)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -60,6 +61,43 @@ def _names(data: bytes, module: str, init: bool) -> frozenset[str]:
     _DIRECT[key] = frozenset(found)
     _GREW[:] = [True]
     return _DIRECT[key]
+
+
+def _typing_only(tree: ast.Module) -> Callable[[ast.expr], bool]:
+    """Whether an ``if``'s test is typing's ``TYPE_CHECKING`` (False whenever code runs): the
+    name imported from typing as is, or ``typing.TYPE_CHECKING``."""
+    imported = any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "typing"
+        and any(a.name == "TYPE_CHECKING" and a.asname is None for a in node.names)
+        for node in tree.body
+    )
+
+    def test(expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Name):
+            return imported and expr.id == "TYPE_CHECKING"
+        return (
+            isinstance(expr, ast.Attribute)
+            and expr.attr == "TYPE_CHECKING"
+            and isinstance(expr.value, ast.Name)
+            and expr.value.id == "typing"
+        )
+
+    return test
+
+
+def _runs(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every node of ``tree`` but those in the body of an ``if TYPE_CHECKING:`` (its ``else``
+    runs, and is walked)."""
+    typing_only = _typing_only(tree)
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.If) and typing_only(node.test):
+            todo.extend(node.orelse)
+        else:
+            todo.extend(ast.iter_child_nodes(node))
 
 
 def _direct(module: str, path: Path, root: Path) -> frozenset[str]:

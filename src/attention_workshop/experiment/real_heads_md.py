@@ -13,7 +13,7 @@ from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads
 from ..trained import MiniLM, browser
 from . import cache, fmt
-from .figures import dark_name, open_full_size
+from .figure_files import dark_name, open_full_size
 from .real_heads_page import (
     DIR,
     INDEX_PATH,

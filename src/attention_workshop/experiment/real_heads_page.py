@@ -18,7 +18,7 @@ import numpy as np
 
 from ..chapters import real_heads as rh
 from ..chapters.real_heads import Head, Heads, RealHeads
-from . import cache, figures, fmt
+from . import cache, figure_files, fmt, grids
 from .head_figures import GRID_KEY, NUMBER_SHORT, SHORT, grid_svg, head_svg
 from .plotting import LIGHT, Palette
 
@@ -234,7 +234,7 @@ def classes_table(
         for layer in range(scores.shape[0])
         for n in range(scores.shape[1])
     ]
-    return figures.table_csv(
+    return figure_files.table_csv(
         ["layer", "head", "class", "score", *rh.MEASURES, "score_is"], rows
     )
 
@@ -242,7 +242,7 @@ def classes_table(
 def _bank_files(f: RealHeads) -> dict[str, str]:
     layers = list(range(f.n_layer + 1))
     draw = partial(
-        figures.lines_svg,
+        grids.lines_svg,
         layers,
         {
             "river bank vs savings bank": f.bank.senses,
@@ -260,7 +260,7 @@ def _bank_files(f: RealHeads) -> dict[str, str]:
     rows = [
         [n, f.bank.senses[n], f.bank.same[n], u[n].mean(), u[n].max()] for n in layers
     ]
-    csv = figures.table_csv(
+    csv = figure_files.table_csv(
         [
             "layer",
             "river_vs_savings",
@@ -271,7 +271,7 @@ def _bank_files(f: RealHeads) -> dict[str, str]:
         rows,
     )
     return {
-        **figures.themed(f"{DIR}/bank-cosine.svg", draw),
+        **figure_files.themed(f"{DIR}/bank-cosine.svg", draw),
         f"{DIR}/bank-cosine.csv": csv,
     }
 
@@ -288,8 +288,8 @@ def _head_files(f: RealHeads) -> dict[str, str]:
             f'{head_name(head)}: "{h.sentence.text}"',
             head_desc(h, head),
         )
-        files.update(figures.themed(path, draw))
-        files[path.replace(".svg", ".csv")] = figures.table_csv(
+        files.update(figure_files.themed(path, draw))
+        files[path.replace(".svg", ".csv")] = figure_files.table_csv(
             ["query", *h.tokens],
             [[t, *row] for t, row in zip(h.tokens, h.attentions[head])],
         )
@@ -303,6 +303,6 @@ def site_files() -> dict[str, str]:
     for h in f.heads:
         key = h.sentence.key
         files[f"{DIR}/{key}.json"] = _json(sentence_data(h)) + "\n"
-        files.update(figures.themed(grid_file(key), partial(grid_figure, h)))
+        files.update(figure_files.themed(grid_file(key), partial(grid_figure, h)))
         files[grid_file(key).replace(".svg", ".csv")] = classes_csv(h)
     return {**files, **_bank_files(f), **_head_files(f)}

@@ -1,6 +1,6 @@
 """The workshop's experiment: every chapter's sections, in teaching order, written to results.log.
 
-:func:`run` runs each section of :data:`attention_workshop.chapters.SECTIONS` with a
+:func:`run` runs each section of :data:`attention_workshop.chapters.sections.SECTIONS` with a
 :class:`RunContext` (the sentence, seed 0, the number formatter, the PyTorch references),
 then draws the figures from the results. It is deterministic: no clocks, no randomness
 that is not seeded, so the same environment writes the same bytes. :func:`write` puts
@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..chapters import SECTIONS, Section, may_differ
+from ..chapters import Section, may_differ
+from ..chapters.sections import SECTIONS
 from ..toy import SENT_RIVER, parse_sentence
 from . import atomic, figures, fmt
 from .results import Results, Span

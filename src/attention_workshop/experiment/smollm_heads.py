@@ -29,7 +29,7 @@ import numpy as np
 
 from ..causal import Forward, NextToken, SmolLM
 from ..chapters import real_heads as rh
-from . import figures, fmt
+from . import figure_files, fmt
 from .head_figures import grid_svg
 from .plotting import LIGHT
 
@@ -285,7 +285,7 @@ def _csv(h: CausalHeads) -> str:
         for layer in range(L)
         for n in range(H)
     ]
-    return figures.table_csv(["layer", "head", "class", "score", *MEASURES], rows)
+    return figure_files.table_csv(["layer", "head", "class", "score", *MEASURES], rows)
 
 
 def _grid(h: CausalHeads) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..chapters import SECTIONS
+from ..chapters.sections import SECTIONS
 
 __all__ = [
     "REPO",
