@@ -6,10 +6,17 @@ as fresh processes (``bench_build.py``), the preview as a served copy of the pro
 on disk (``bench_serve.py``). A build is set beside its floors (the same Markdown built by
 bare Material, and by the site's configuration without hooks or exec) as a ratio of medians.
 
-Each figure has a target a little above its median as measured when the target was set
-(:data:`TARGETS`: 1.2x): a median above its target prints ``REGRESSED``. Where issue 14 set
-a goal (serve latency, the cached build's ratio, the page budget) the goal's verdict is printed
-too. The figures go to ``bench.json`` (git-ignored) for comparison between commits.
+Every time and memory figure is also a ratio to a floor measured in the same run (the project's
+rule 7): a build's to the same Markdown built without hooks or exec, a served edit's to bare
+Material's build timed beside it, and every other figure's to the machine's floor, bare Material's
+build of the same Markdown timed at the start of the run (its seconds, its peak memory). A
+machine that is slower this hour moves a figure and its floor together.
+
+Each figure has a target a little above its ratio as measured when the target was set
+(:data:`TARGETS`: 1.2x): a ratio above its target prints ``REGRESSED`` (and the run exits 1).
+Where an issue set a goal (serve latency, the cached build's ratio, the page budget) the goal's
+verdict is printed too. The figures go to ``bench.json`` (git-ignored) for comparison between
+commits.
 """
 
 from __future__ import annotations
@@ -33,27 +40,35 @@ from attention_workshop.experiment.runner import MAX_WORDS
 from attention_workshop.toy import SENT_RIVER
 from workshop_site import page_weight
 
-#: Medians measured when the targets were set (2-core shared machine; the build and serve figures
-#: on 2026-12-01, after the serve work of issue 14); target = 1.2 x these.
+#: Each figure's ratio to its floor (a ratio figure's own value; bytes as they are: they do not
+#: depend on the machine) as measured when the targets were set, on 2026-12-07 (2-core shared
+#: machine, commit 6dd1d3c); target = 1.2 x these.
 TARGETS: dict[str, float] = {
-    "experiment.run() in process (s)": 2.8,
-    "attention(), T = 1024, d = 64, causal (s)": 0.09,
-    "experiment CLI, 32 words: peak memory (MiB)": 320,
-    "experiment CLI, 32 words (s)": 6.7,
-    "build, cold (FRESH=1: nothing read from the cache) (s)": 13.5,
-    "build, warm cache (s)": 1.93,
-    "build, cold: peak memory (MiB)": 575,
-    "build, warm cache: peak memory (MiB)": 105,
-    "ratio: cached build / cold build": 0.15,
-    "serve: prose edit -> page served (s)": 0.62,
-    "serve: snippet edit -> page served (s)": 0.74,
-    "serve: package edit -> page served (s)": 1.95,
-    "heaviest page, cold cache (KB)": 488,
-    # the causal page's, measured on 2026-12-01 after the loader's work (issue 22's Cost); the
-    # cold median ran from 2.0 to 2.7 s as others' builds shared the machine: 2.4 is between
-    "causal page: load + forward passes, cold (s)": 2.4,
-    "causal page: cache hit (s)": 0.05,
-    "causal page, cold: peak memory (MiB)": 701,
+    "attention(), T = 1024, d = 64, causal (s)": 0.0571,
+    "build, cold (FRESH=1: nothing read from the cache) (s)": 35.4,
+    "build, cold: peak memory (MiB)": 45.9,
+    "build, warm cache (s)": 2.67,
+    "build, warm cache: peak memory (MiB)": 3.99,
+    "causal page, cold: peak memory (MiB)": 21.8,
+    "causal page: cache hit (s)": 0.0245,
+    "causal page: load + forward passes, cold (s)": 13.5,
+    "experiment CLI, 32 words (s)": 41.1,
+    "experiment CLI, 32 words: peak memory (MiB)": 9.97,
+    "experiment.run() in process (s)": 7.23,
+    "heaviest page, cold cache (KB)": 422.0,
+    "ratio: cached build / cold build": 0.0768,
+    "ratio: cold build / floor (no hooks, no exec)": 36.5,
+    "ratio: serve package edit / bare Material build": 41.6,
+    "ratio: serve package edit, a chapter / bare Material build": 9.91,
+    "ratio: serve prose edit / bare Material build": 1.85,
+    "ratio: serve snippet edit / bare Material build": 2.34,
+    "run box: Node forward pass, 12 tokens (s)": 0.386,
+    "run box: model file (MB)": 45.4,
+    "run box: weights arrived -> first figure, Chromium (s)": 0.616,
+    "serve: package edit -> page served (s)": 41.6,
+    "serve: package edit, a chapter -> page served (s)": 9.91,
+    "serve: prose edit -> page served (s)": 1.85,
+    "serve: snippet edit -> page served (s)": 2.34,
 }
 #: Issue 14's goals and issue 22's: figure -> the most it may be.
 GOALS = {
@@ -82,12 +97,26 @@ def _runs() -> int:
     return max(1, int(os.environ.get("BENCH_RUNS", "5")))
 
 
-def _verdict(name: str, median: float) -> str:
+#: The machine's floor of this run (:func:`machine_floor`): ``{"s": seconds, "MiB": peak}``.
+_FLOOR: dict[str, float] = {}
+
+
+def _floor_of(name: str, floor: float | None) -> float | None:
+    """The floor ``name`` is set beside: its own, or the machine's for seconds and MiB."""
+    if floor is not None or name.startswith("machine floor"):
+        return floor
+    unit = name.rpartition("(")[2].rstrip(")")
+    return _FLOOR.get(unit)
+
+
+def _verdict(name: str, median: float, floor: float | None = None) -> str:
     out = []
     if name in TARGETS:
+        value = median / floor if floor else median
         target = 1.2 * TARGETS[name]
         out.append(
-            f"target {target:.3g}: " + ("ok" if median <= target else "REGRESSED")
+            f"target {target:.3g}{'x' if floor else ''}: "
+            + ("ok" if value <= target else "REGRESSED")
         )
     if name in GOALS:
         out.append(
@@ -97,15 +126,44 @@ def _verdict(name: str, median: float) -> str:
 
 
 def report(name: str, values: list[float], floor: float | None = None) -> None:
-    """Print ``name``'s min / median / max (and its ratio to ``floor``), keep it for bench.json."""
+    """Print ``name``'s min / median / max and its ratio to ``floor`` (the machine's floor for a
+    figure in seconds or MiB that has none of its own), keep it for bench.json."""
+    floor = _floor_of(name, floor)
     lo, med, hi = min(values), statistics.median(values), max(values)
     ratio = f"  {med / floor:5.2f}x floor" if floor else ""
-    print(
-        f"{name:<52} {lo:9.3f} {med:9.3f} {hi:9.3f}{ratio}  {_verdict(name, med)}".rstrip()
-    )
+    verdict = _verdict(name, med, floor)
+    print(f"{name:<52} {lo:9.3f} {med:9.3f} {hi:9.3f}{ratio}  {verdict}".rstrip())
     _ROWS[name] = {"min": lo, "median": med, "max": hi, "runs": len(values)}
     if floor:
         _ROWS[name]["ratio_to_floor"] = med / floor
+
+
+def machine_floor(runs: int) -> None:
+    """Bare Material's build of the same Markdown, a fresh process each time (after a warm-up):
+    the floor of every figure in seconds or MiB that is not set beside one of its own."""
+    floors_dir, floors = floor_configs()
+    rs = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="bench-machine-") as tmp:
+            config = floors["floor: bare Material, same Markdown"]
+            cmd = build_command(
+                sys.executable, Path(tmp) / "site", config, strict=False
+            )
+            for n in range(runs + 1):
+                run = timed(cmd, _env(), floors_dir)
+                if run.code:
+                    raise SystemExit(f"bare Material's build failed (exit {run.code})")
+                if n:
+                    rs.append(run)
+    finally:
+        shutil.rmtree(floors_dir, ignore_errors=True)
+    report("machine floor: bare Material's build (s)", [r.seconds for r in rs])
+    report(
+        "machine floor: bare Material's build, peak memory (MiB)",
+        [r.peak_mib for r in rs],
+    )
+    _FLOOR["s"] = statistics.median(r.seconds for r in rs)
+    _FLOOR["MiB"] = statistics.median(r.peak_mib for r in rs)
 
 
 def _in_process(fn: Callable[[], object], runs: int) -> list[float]:
@@ -205,7 +263,7 @@ def serve_figures(runs: int) -> None:
         kind = edit.name.split(" (")[0]
         times, beside = latency[edit.name], latency[f"{edit.name} beside"]
         floor = statistics.median(beside)
-        report(f"floor: bare Material, beside the {kind}s (s)", beside)
+        report(f"floor: bare Material, beside each {kind} (s)", beside)
         report(f"serve: {kind} -> page served (s)", times, floor)
         report(f"ratio: serve {kind} / bare Material build", [t / floor for t in times])
 
@@ -322,6 +380,7 @@ def main() -> int:
     rng = np.random.default_rng(0)
     print(f"attention-workshop bench: {runs} runs per figure; {os.cpu_count()} CPUs")
     print(f"{'figure':<52} {'min':>9} {'median':>9} {'max':>9}")
+    machine_floor(runs)
     from attention_workshop.experiment.runner import run
 
     report("experiment.run() in process (s)", _in_process(run, runs))
@@ -344,9 +403,17 @@ def main() -> int:
     (ROOT / "bench.json").write_text(json.dumps(_ROWS, indent=1, sort_keys=True) + "\n")
     print("\nwritten: bench.json")
     regressed = [
-        n for n, r in _ROWS.items() if "REGRESSED" in _verdict(n, float(r["median"]))
+        n
+        for n, r in _ROWS.items()
+        if "REGRESSED" in _verdict(n, float(r["median"]), _floor(r))
     ]
     return 1 if regressed else 0
+
+
+def _floor(row: dict[str, float | str]) -> float | None:
+    """The floor a bench.json row was set beside (from its median and its ratio)."""
+    ratio = row.get("ratio_to_floor")
+    return float(row["median"]) / float(ratio) if ratio else None
 
 
 if __name__ == "__main__":
