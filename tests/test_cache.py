@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from attention_workshop.experiment import cache, charts, grids
+from attention_workshop.experiment import cache, charts, figure_files, grids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -182,6 +182,19 @@ def test_data_files_are_part_of_every_code_key(package_copy):
     exam = package_copy / "chapters" / "final_exam" / "questions.toml"
     exam.write_text(exam.read_text() + "\n# an edit\n")
     assert cache.module_digest("attention_workshop.experiment.charts") != before
+
+
+def test_a_readers_figure_is_drawn_unchecked_and_never_stored(store):
+    """``themed(strict=False)`` (a reader's own sentence) draws without the overlap check and
+    keeps nothing: the cache holds checked drawings only, which the site's strict figures read."""
+    words = ["a", "b"]
+    draw = functools.partial(
+        grids.heatmap_svg, [[1.0, 0.0], [0.5, 0.5]], words, words, "t"
+    )
+    loose = figure_files.themed("t.svg", draw, strict=False)
+    assert list(store.rglob("*.pickle")) == []
+    checked = figure_files.themed("t.svg", draw)
+    assert checked == loose and list(store.rglob("*heatmap_svg/*.pickle"))
 
 
 def test_call_keys_on_the_function_and_its_arguments(store):

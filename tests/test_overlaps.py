@@ -11,7 +11,7 @@ import pytest
 
 from attention_workshop.experiment import figures, real_heads_page
 from attention_workshop.experiment.overlaps import OverlapError, overlaps
-from attention_workshop.experiment.plotting import LIGHT, pyplot, svg
+from attention_workshop.experiment.plotting import LIGHT, pyplot, svg, unchecked
 
 
 def _axes(size=(4.0, 3.0)):
@@ -103,6 +103,24 @@ def test_themed_names_the_figure_the_scheme_and_both_artists():
     assert all(
         "first label" in s and "<title>clash</title>" in s for s in drawn.values()
     )
+
+
+def test_unchecked_draws_the_same_bytes_and_checks_again_outside():
+    """A reader's figures are drawn inside ``unchecked()``: the same SVG as the checked drawing
+    (which raises with it), and the check is back once the block ends."""
+
+    def draw():
+        _, fig, ax = _axes()
+        ax.text(5, 5, "first label")
+        ax.text(5, 5, "second label")
+        return svg(fig, "clash", "two labels on top of each other")
+
+    with pytest.raises(OverlapError) as e:
+        draw()
+    with unchecked():
+        assert draw() == e.value.svg
+    with pytest.raises(OverlapError):
+        draw()
 
 
 def test_a_readers_own_sentence_is_drawn_even_where_its_labels_meet(results_other):

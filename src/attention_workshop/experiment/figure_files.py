@@ -14,7 +14,7 @@ import numpy as np
 
 from . import cache
 from .overlaps import OverlapError
-from .plotting import DARK, LIGHT, Palette
+from .plotting import DARK, LIGHT, Palette, unchecked
 
 __all__ = ["dark_name", "open_full_size", "themed", "table_csv"]
 
@@ -41,22 +41,25 @@ def themed(
         name: the light figure's file name (``"my-figure.svg"``): the one a reader downloads.
         draw_one: draws the figure in one palette and returns its SVG text.
         strict: whether overlapping labels are an error. The site's figures are strict; a
-            reader's own sentence (:func:`draw` with another sentence) may put its words
+            reader's own sentence (:func:`.figures.draw` with another sentence) may put its words
             anywhere, so its figures are drawn as they fall.
 
     Raises:
         OverlapError: (``strict``) in either scheme, a text of the figure overlaps another, a
             data mark or the legend; each problem names the figure, the scheme and the artists.
     """
-    # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs no Matplotlib
     drawn = {}
     for palette, file in ((LIGHT, name), (DARK, dark_name(name))):
+        # a reader's sentence: drawn as it falls, never cached (the cache holds checked drawings)
+        if not strict:
+            with unchecked():
+                drawn[file] = draw_one(palette)
+            continue
+        # each drawing is cached on its code and its numbers (experiment/cache.py): a hit needs
+        # no Matplotlib
         try:
             drawn[file] = cache.call(draw_one, palette)
         except OverlapError as e:
-            if not strict and e.svg is not None:
-                drawn[file] = e.svg
-                continue
             raise OverlapError(
                 [f"figure {name} ({palette.name} scheme): {p}" for p in e.problems]
             ) from None
