@@ -41,34 +41,35 @@ from attention_workshop.toy import SENT_RIVER
 from workshop_site import page_weight
 
 #: Each figure's ratio to its floor (a ratio figure's own value; bytes as they are: they do not
-#: depend on the machine) as measured when the targets were set, on 2026-12-07 (2-core shared
-#: machine, commit 6dd1d3c); target = 1.2 x these.
+#: depend on the machine) as measured when the targets were set: the larger of two runs on
+#: 2026-12-07 (2-core shared machine, commits 6dd1d3c at 21:27 and a3277e2 at 22:05, an hour
+#: when the machine was slower and not evenly so: the core.py edit's ratio moved from 41.6 to
+#: 50.4). Target = 1.2 x these. Figures under 0.1 s (a cache hit, attention() at T = 1024) are
+#: printed with their ratio and judged by none: their spread is the disk's and the clock's.
 TARGETS: dict[str, float] = {
-    "attention(), T = 1024, d = 64, causal (s)": 0.0571,
-    "build, cold (FRESH=1: nothing read from the cache) (s)": 35.4,
+    "build, cold (FRESH=1: nothing read from the cache) (s)": 38.6,
     "build, cold: peak memory (MiB)": 45.9,
-    "build, warm cache (s)": 2.67,
+    "build, warm cache (s)": 3.07,
     "build, warm cache: peak memory (MiB)": 3.99,
     "causal page, cold: peak memory (MiB)": 21.8,
-    "causal page: cache hit (s)": 0.0245,
-    "causal page: load + forward passes, cold (s)": 13.5,
-    "experiment CLI, 32 words (s)": 41.1,
+    "causal page: load + forward passes, cold (s)": 16.1,
+    "experiment CLI, 32 words (s)": 29.8,  # a3277e2 alone: 3146162 made it faster
     "experiment CLI, 32 words: peak memory (MiB)": 9.97,
     "experiment.run() in process (s)": 7.23,
     "heaviest page, cold cache (KB)": 422.0,
-    "ratio: cached build / cold build": 0.0768,
-    "ratio: cold build / floor (no hooks, no exec)": 36.5,
-    "ratio: serve package edit / bare Material build": 41.6,
-    "ratio: serve package edit, a chapter / bare Material build": 9.91,
-    "ratio: serve prose edit / bare Material build": 1.85,
-    "ratio: serve snippet edit / bare Material build": 2.34,
+    "ratio: cached build / cold build": 0.0795,
+    "ratio: cold build / floor (no hooks, no exec)": 37.9,
+    "ratio: serve package edit / bare Material build": 50.4,
+    "ratio: serve package edit, a chapter / bare Material build": 10.3,
+    "ratio: serve prose edit / bare Material build": 2.15,
+    "ratio: serve snippet edit / bare Material build": 2.78,
     "run box: Node forward pass, 12 tokens (s)": 0.386,
     "run box: model file (MB)": 45.4,
-    "run box: weights arrived -> first figure, Chromium (s)": 0.616,
-    "serve: package edit -> page served (s)": 41.6,
-    "serve: package edit, a chapter -> page served (s)": 9.91,
-    "serve: prose edit -> page served (s)": 1.85,
-    "serve: snippet edit -> page served (s)": 2.34,
+    "run box: weights arrived -> first figure, Chromium (s)": 0.617,
+    "serve: package edit -> page served (s)": 50.4,
+    "serve: package edit, a chapter -> page served (s)": 10.3,
+    "serve: prose edit -> page served (s)": 2.15,
+    "serve: snippet edit -> page served (s)": 2.78,
 }
 #: Issue 14's goals and issue 22's: figure -> the most it may be.
 GOALS = {
