@@ -110,12 +110,6 @@ def _copies(f: RealHeads) -> dict[str, str]:
     }
 
 
-def largest_half_gap() -> float:
-    """The largest move of any attention weight of the page's sentences when the weights are
-    float16 (a build keeps it on disk: it runs the model over every sentence)."""
-    return max(rh.half_gaps(facts()))
-
-
 def weights_file_facts() -> tuple[int, str]:
     """The run box's model file's size in bytes and the SHA-256 of its bytes, kept on disk apart
     (the file is 45 MB): the page quotes the size, and the site's copy of the file is checked
@@ -126,15 +120,14 @@ def weights_file_facts() -> tuple[int, str]:
     return len(data), hashlib.sha256(data).hexdigest()
 
 
-def _browser(f: RealHeads, built: bool) -> dict[str, str]:
-    """The run box: the model file's size and type, and what float16 costs in accuracy
-    (``built``: ``f`` is the build's own measurements)."""
+def _browser(f: RealHeads) -> dict[str, str]:
+    """The run box: the model file's size and type, and what float16 costs in accuracy."""
     from attention_workshop.causal import SmolLM
     from attention_workshop.trained import MiniLM, browser
 
     # kept on disk, as the build keeps the file (computing it asks tokenizers of every code point)
     size = cache.call(weights_file_facts)[0]
-    gap = cache.call(largest_half_gap) if built else max(rh.half_gaps(f))
+    gap = max(rh.half_gaps(f))
     return {
         "file_mb": fmt.fixed(size / 1e6, 1),
         "file_dtype": browser.DTYPE,
@@ -147,5 +140,5 @@ def _browser(f: RealHeads, built: bool) -> dict[str, str]:
 
 def values(f: RealHeads | None = None) -> dict[str, str]:
     """Every value the page quotes, by name (without the ``real_heads.`` prefix)."""
-    built, f = f is None, facts() if f is None else f
-    return {**_heads(f), **_bank(f), **_it(f), **_copies(f), **_browser(f, built)}
+    f = facts() if f is None else f
+    return {**_heads(f), **_bank(f), **_it(f), **_copies(f), **_browser(f)}

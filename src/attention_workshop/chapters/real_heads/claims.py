@@ -6,8 +6,6 @@ the page quotes the numbers behind them as ``{{ real_heads.* }}`` values.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from .._section import EVERY, FACT, MEAN, Claim
@@ -30,21 +28,12 @@ STEADY_EACH = 0.95
 HALF_BOUND = 0.005
 
 
-@functools.lru_cache(maxsize=16)
-def _half_attentions(text: str) -> np.ndarray:
-    """The float16 model's attentions for one sentence (read-only): a pure function of the text
-    and the model's file, computed once per process, as every check of the claims asks for it."""
-    from ...trained.browser import half_model
-
-    return half_model()(text).attentions
-
-
 def half_gaps(r: RealHeads) -> list[float]:
     """Each sentence's largest change of any attention weight when the weights are float16 (the
-    browser's file, :func:`attention_workshop.trained.browser.half_model`) instead of float32."""
+    browser's file, :attr:`.facts.RealHeads.half`) instead of float32."""
     return [
-        float(np.abs(_half_attentions(h.sentence.text) - h.attentions).max())
-        for h in r.heads
+        float(np.abs(half - h.attentions).max())
+        for half, h in zip(r.half, r.heads, strict=True)
     ]
 
 

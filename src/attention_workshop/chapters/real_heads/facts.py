@@ -193,6 +193,9 @@ class RealHeads:
         previous, following: the heads with the largest previous-token (next-token)
             share in the sentence where that share is smallest.
         bank, it, copies: the three closer looks.
+        half: each sentence's attentions, as in ``heads``, through the run box's model: the
+            weights the browser reads, rounded to float16
+            (:func:`attention_workshop.trained.browser.half_model`).
     """
 
     n_layer: int
@@ -203,6 +206,7 @@ class RealHeads:
     bank: Bank
     it: ItLooks
     copies: Copies
+    half: tuple[np.ndarray, ...]
 
     def sentence(self, key: str) -> Heads:
         """One sentence's heads, by key; a ``KeyError`` lists the keys."""
@@ -230,7 +234,10 @@ def _steadiest(heads: Sequence[Heads], column: int) -> Head:
 
 
 def measure_all(model: MiniLM) -> RealHeads:
-    """Run and measure every sentence of the page with ``model``."""
+    """Run and measure every sentence of the page with ``model``; run each through the run box's
+    float16 weights too (:attr:`RealHeads.half`)."""
+    from ...trained.browser import half_model
+
     heads = tuple(measure(s, model(s.text)) for s in SENTENCES)
     by_key = {h.sentence.key: h for h in heads}
     repeat = by_key[REPEAT]
@@ -244,6 +251,7 @@ def measure_all(model: MiniLM) -> RealHeads:
         _bank(by_key),
         _it(by_key),
         Copies(rows, share),
+        tuple(half_model()(s.text).attentions for s in SENTENCES),
     )
 
 
