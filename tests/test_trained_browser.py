@@ -7,6 +7,7 @@ standard's categories for characters every version agrees on.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import struct
@@ -92,6 +93,19 @@ def test_float16_moves_no_weight_more_than_the_bound_the_page_states():
     assert 0 < max(gaps) <= rh.HALF_BOUND
     claim = next(c for c in rh.CLAIMS if c.key == "real_heads.half_close")
     assert claim.test(rh.facts())
+
+
+def test_the_facts_keep_each_sentences_float16_pass_and_the_gaps_read_it():
+    """The facts hold the half model's attentions of each sentence, in the page's order (the
+    build's claims read them from its cache instead of running the model again), and
+    ``half_gaps`` measures against what they hold."""
+    f, half = rh.facts(), browser.half_model()
+    assert len(f.half) == len(f.heads)
+    for h, kept in zip(f.heads, f.half, strict=True):
+        assert np.array_equal(kept, half(h.sentence.text).attentions), h.sentence.key
+    gaps = rh.half_gaps(f)
+    moved = rh.half_gaps(dataclasses.replace(f, half=(f.half[0] + 0.25, *f.half[1:])))
+    assert 0.25 - gaps[0] <= moved[0] <= 0.25 + gaps[0] and moved[1:] == gaps[1:]
 
 
 def test_the_half_model_holds_the_rounded_weights():
