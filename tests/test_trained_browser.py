@@ -84,6 +84,51 @@ def test_the_unicode_tables_are_tokenizers_own(file):
         assert all(a <= b < c for (a, b), (c, _) in itertools.pairwise(runs))
 
 
+def _class_of(ch: str) -> set[str]:
+    """The tables ``ch`` belongs in, asked of `tokenizers` for that one character alone."""
+    from tokenizers import normalizers, pre_tokenizers
+
+    clean = normalizers.BertNormalizer(
+        clean_text=True,
+        handle_chinese_chars=False,
+        strip_accents=False,
+        lowercase=False,
+    ).normalize_str(ch)
+    words = [
+        w for w, _ in pre_tokenizers.BertPreTokenizer().pre_tokenize_str(f"x{ch}x")
+    ]
+    found = {"removed"} if clean == "" else {"space"} if clean == " " else set()
+    if words == ["x", ch, "x"]:
+        found.add("punct")
+    if normalizers.StripAccents().normalize_str(ch) == "":
+        found.add("mark")
+    return found
+
+
+def test_each_run_of_the_unicode_tables_starts_and_ends_where_tokenizers_says(file):
+    """Every run's first and last code point are in its table and their neighbours outside it,
+    and so is every code point of a seeded sample, each asked of `tokenizers` on its own (the
+    tables are read from one long probe of every code point)."""
+    head, _ = file
+    u = head["unicode"]
+
+    def ok(c: int) -> bool:
+        return 0 < c < 0x110000 and not 0xD800 <= c <= 0xDFFF and c != ord("x")
+
+    def member(runs: list[list[int]], c: int) -> bool:
+        return any(a <= c <= b for a, b in runs)
+
+    points = {c for runs in u.values() for a, b in runs for c in (a - 1, a, b, b + 1)}
+    points |= {int(c) for c in np.random.default_rng(0).integers(1, 0x110000, 3000)}
+    wrong = [
+        (hex(c), sorted(_class_of(chr(c))), name)
+        for c in sorted(filter(ok, points))
+        for name, runs in u.items()
+        if member(runs, c) != (name in _class_of(chr(c)))
+    ]
+    assert not wrong, wrong[:10]
+
+
 def test_the_file_is_the_same_bytes_every_time():
     assert browser.weights_file.__wrapped__() == browser.weights_file()
 
