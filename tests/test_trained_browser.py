@@ -88,12 +88,9 @@ def _class_of(ch: str) -> set[str]:
     """The tables ``ch`` belongs in, asked of `tokenizers` for that one character alone."""
     from tokenizers import normalizers, pre_tokenizers
 
-    clean = normalizers.BertNormalizer(
-        clean_text=True,
-        handle_chinese_chars=False,
-        strip_accents=False,
-        lowercase=False,
-    ).normalize_str(ch)
+    # BERT's cleaning (clean_text is on by default) and nothing else: no case, accents or CJK spacing
+    bert = normalizers.BertNormalizer(lowercase=False, handle_chinese_chars=False)
+    clean = bert.normalize_str(ch)
     words = [
         w for w, _ in pre_tokenizers.BertPreTokenizer().pre_tokenize_str(f"x{ch}x")
     ]
