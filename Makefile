@@ -30,7 +30,7 @@ help:
 	@echo "make site       strict FRESH=1 build into site/ (replaced only when the build succeeds)"
 	@echo "make test-fast  the package's tests: maths, chapters, claims, experiment (no site, browser or slow ones; about a minute)"
 	@echo "make test-site  the strict build and its page checks, no browser, nothing slow (3 to 4 min)"
-	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser (15 to 20 min with set-up)"
+	@echo "make test       everything: lint, the package, the site, the recipes of CONTRIBUTING.md, the browser (14 to 20 min with set-up)"
 	@echo "make lint       ruff (lint and format), mypy, the import layers, actionlint"
 	@echo "make captures   re-run the experiment into captures/ (commit the result)"
 	@echo "make bench      timing and weight figures with their spread, floors and targets (writes bench.json)"
